@@ -1,0 +1,66 @@
+// Builds the extension and the CLI (bundled), and the tests, simulator and test host
+// (transpiled file by file into out/, so mocha and the extension host can load them).
+//   node esbuild.mjs               development build: source maps, not minified
+//   node esbuild.mjs --production  what ships in the .vsix: minified, no source maps
+//   node esbuild.mjs --watch       rebuild on change
+import * as esbuild from 'esbuild';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Every .ts file below `dir`. */
+function tsFiles(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...tsFiles(path));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) found.push(path);
+  }
+  return found;
+}
+
+const bundled = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const configs = [
+  { ...bundled, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...bundled, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (!production) {
+  // Tests import src/ directly; transpile both, keeping the tree so relative imports hold.
+  configs.push({
+    entryPoints: [...tsFiles('src'), ...tsFiles('test')],
+    outdir: 'out',
+    outbase: '.',
+    bundle: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+}
+
+rmSync('dist', { recursive: true, force: true });
+if (!production) rmSync('out', { recursive: true, force: true });
+
+if (watch) {
+  for (const config of configs) {
+    const ctx = await esbuild.context(config);
+    await ctx.watch();
+  }
+  console.log('esbuild: watching for changes');
+} else {
+  await Promise.all(configs.map((config) => esbuild.build(config)));
+}
