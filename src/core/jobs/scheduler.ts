@@ -1,0 +1,234 @@
+import type { Logger } from '../log';
+import { silentLogger } from '../log';
+import type { Clock } from './clock';
+import {
+  emptyHistory,
+  nextDelayMs,
+  recordProgress,
+  type IntervalInput,
+  type IntervalSettings,
+  type PollHistory,
+} from './interval';
+
+export type JobKind = 'agent' | 'export';
+
+export interface PollTarget {
+  /** Unique among the scheduler's jobs. */
+  readonly key: string;
+  readonly kind: JobKind;
+}
+
+/** What one poll found, as the scheduler needs to know it. */
+export type PollOutcome =
+  | { readonly kind: 'ok'; readonly terminal: boolean; readonly changed: boolean; readonly progress?: number }
+  | { readonly kind: 'rateLimited'; readonly retryAfterMs: number }
+  | { readonly kind: 'unauthorized' }
+  | { readonly kind: 'error' };
+
+export interface SchedulerOptions {
+  clock: Clock;
+  isFocused: () => boolean;
+  poll: (target: PollTarget, signal: AbortSignal) => Promise<PollOutcome>;
+  floorMs?: number;
+  ceilingMs?: number;
+  unfocusedMs?: number;
+  maxConcurrent?: number;
+  log?: Logger;
+  /** Told when polling pauses because the key was rejected. */
+  onUnauthorized?: () => void;
+}
+
+interface Entry {
+  readonly target: PollTarget;
+  history: PollHistory;
+  dueAt: number;
+  lastPolledAt: number | undefined;
+  inFlight: boolean;
+}
+
+/**
+ * One scheduler for every job of an API origin. It polls only the jobs it tracks, drops a job
+ * the moment it is terminal, and keeps a single timer (a chain of setTimeout) armed for the
+ * earliest due job, or none at all when nothing is tracked, paused or disposed.
+ */
+export class PollScheduler {
+  private readonly entries = new Map<string, Entry>();
+  private readonly settings: IntervalSettings;
+  private readonly maxConcurrent: number;
+  private readonly log: Logger;
+  private readonly abort = new AbortController();
+  private timer: unknown = undefined;
+  private blockedUntil = 0;
+  private running = 0;
+  private paused = false;
+  private disposed = false;
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.settings = {
+      floorMs: options.floorMs ?? 2_000,
+      ceilingMs: options.ceilingMs ?? 60_000,
+      unfocusedMs: options.unfocusedMs ?? 60_000,
+    };
+    if (this.settings.ceilingMs < this.settings.floorMs) this.settings.ceilingMs = this.settings.floorMs;
+    this.maxConcurrent = Math.max(1, options.maxConcurrent ?? 4);
+    this.log = options.log ?? silentLogger;
+  }
+
+  /** Starts polling a job (at once). Tracking a job twice changes nothing. */
+  track(target: PollTarget): void {
+    if (this.disposed || this.entries.has(target.key)) return;
+    const now = this.options.clock.now();
+    this.entries.set(target.key, { target, history: emptyHistory(), dueAt: now, lastPolledAt: undefined, inFlight: false });
+    this.arm();
+  }
+
+  untrack(key: string): void {
+    if (this.entries.delete(key)) this.arm();
+  }
+
+  isTracking(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** How many jobs are still polled. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Whether a timer is armed: false whenever there is nothing to do. */
+  get hasTimer(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Polls every job now (still waiting out a 429 for the origin). */
+  refreshNow(): void {
+    const now = this.options.clock.now();
+    for (const entry of this.entries.values()) entry.dueAt = now;
+    this.paused = false;
+    this.arm();
+  }
+
+  /** Slows when the window loses focus (applied at the next poll); catches up when it regains it. */
+  setFocused(focused: boolean): void {
+    if (!focused) return;
+    const now = this.options.clock.now();
+    for (const entry of this.entries.values()) {
+      const soonest = (entry.lastPolledAt ?? now) + this.settings.floorMs;
+      entry.dueAt = Math.min(entry.dueAt, Math.max(now, soonest));
+    }
+    this.arm();
+  }
+
+  /** Stops polling until `resume()`: the key is missing or was rejected. */
+  pause(): void {
+    this.paused = true;
+    this.disarm();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.refreshNow();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.disarm();
+    this.abort.abort();
+    this.entries.clear();
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) this.options.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private arm(): void {
+    this.disarm();
+    if (this.disposed || this.paused || this.running >= this.maxConcurrent) return;
+    let earliest = Infinity;
+    for (const entry of this.entries.values()) if (!entry.inFlight) earliest = Math.min(earliest, entry.dueAt);
+    if (earliest === Infinity) return;
+    const now = this.options.clock.now();
+    const delay = Math.max(0, Math.max(earliest, this.blockedUntil) - now);
+    this.timer = this.options.clock.setTimeout(() => this.tick(), delay);
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    const now = this.options.clock.now();
+    const due = [...this.entries.values()]
+      .filter((entry) => !entry.inFlight && entry.dueAt <= now)
+      .sort((a, b) => a.dueAt - b.dueAt);
+    for (const entry of due) {
+      if (this.running >= this.maxConcurrent) break;
+      this.start(entry);
+    }
+    this.arm();
+  }
+
+  private start(entry: Entry): void {
+    entry.inFlight = true;
+    this.running++;
+    void this.run(entry);
+  }
+
+  private async run(entry: Entry): Promise<void> {
+    let outcome: PollOutcome;
+    try {
+      outcome = await this.options.poll(entry.target, this.abort.signal);
+    } catch (error) {
+      this.log.warn(`poll of ${entry.target.key} failed: ${error instanceof Error ? error.message : String(error)}`);
+      outcome = { kind: 'error' };
+    }
+    this.running--;
+    entry.inFlight = false;
+    if (this.disposed) return;
+    const now = this.options.clock.now();
+    entry.lastPolledAt = now;
+    if (this.entries.get(entry.target.key) === entry) this.apply(entry, outcome, now);
+    this.arm();
+  }
+
+  private apply(entry: Entry, outcome: PollOutcome, now: number): void {
+    switch (outcome.kind) {
+      case 'ok': {
+        if (outcome.terminal) {
+          this.entries.delete(entry.target.key);
+          return;
+        }
+        if (outcome.progress !== undefined) {
+          entry.history = recordProgress(entry.history, { at: now, progress: outcome.progress });
+        }
+        const input: IntervalInput = {
+          kind: outcome.changed ? 'changed' : 'unchanged',
+          ...(outcome.progress === undefined ? {} : { progress: outcome.progress }),
+        };
+        this.schedule(entry, input, now);
+        return;
+      }
+      case 'rateLimited':
+        this.blockedUntil = Math.max(this.blockedUntil, now + outcome.retryAfterMs);
+        entry.dueAt = this.blockedUntil;
+        return;
+      case 'unauthorized':
+        entry.dueAt = now;
+        this.pause();
+        this.options.onUnauthorized?.();
+        return;
+      case 'error':
+        this.schedule(entry, { kind: 'error' }, now);
+        return;
+    }
+  }
+
+  private schedule(entry: Entry, input: IntervalInput, now: number): void {
+    const delay = nextDelayMs(entry.history, input, this.settings);
+    entry.history = { ...entry.history, lastDelayMs: delay };
+    entry.dueAt = now + (this.options.isFocused() ? delay : Math.max(delay, this.settings.unfocusedMs));
+  }
+}
