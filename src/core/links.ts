@@ -1,0 +1,52 @@
+/**
+ * Which links the extension may open or hand to the system. Only `https:`, or `http:` to a
+ * loopback host; never `javascript:`, `command:`, `vscode:`, `file:`, `data:` or anything
+ * else a server could send to run something on the user's machine.
+ */
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.endsWith('.localhost');
+}
+
+export type LinkVerdict = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** Whether `link` may be opened in a browser. */
+export function checkOpenableLink(link: string | null | undefined): LinkVerdict {
+  if (link === null || link === undefined || link.trim() === '') return { ok: false, reason: 'there is no link' };
+  let url: URL;
+  try {
+    url = new URL(link.trim());
+  } catch {
+    return { ok: false, reason: 'it is not a valid URL' };
+  }
+  if (url.protocol === 'https:') return { ok: true, url };
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url };
+  if (url.protocol === 'http:') return { ok: false, reason: 'it is plain http: to a remote host (only https: links are opened)' };
+  return { ok: false, reason: `its scheme "${url.protocol}" is not allowed (only https: links are opened)` };
+}
+
+/**
+ * Checks a base URL for the API: `https:`, or `http:` on loopback; no credentials, query or
+ * fragment. Returns the normalised URL (no trailing slash) or the reason it is refused.
+ */
+export function checkBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return { ok: false, reason: 'Enter a full URL such as https://api.example.com.' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    return { ok: false, reason: `The base URL must use https: (plain http: only for a loopback host such as 127.0.0.1); got ${url.protocol}//${url.host}.` };
+  }
+  if (url.username !== '' || url.password !== '') {
+    return { ok: false, reason: 'Remove the user name and password from the base URL: the admin key is stored separately.' };
+  }
+  if (url.search !== '' || url.hash !== '') {
+    return { ok: false, reason: 'Remove the query string and fragment from the base URL.' };
+  }
+  return { ok: true, baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
+}

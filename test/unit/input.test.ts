@@ -1,0 +1,78 @@
+import * as assert from 'node:assert/strict';
+import { checkBaseUrl, checkOpenableLink } from '../../src/core/links';
+import { parseExportDomain, parseJobId } from '../../src/core/jobs/input';
+
+describe('links that may be opened', () => {
+  it('allows https: and loopback http:', () => {
+    assert.ok(checkOpenableLink('https://github.com/acme/docs/pull/7').ok);
+    assert.ok(checkOpenableLink('http://127.0.0.1:8080/x').ok);
+    assert.ok(checkOpenableLink('http://localhost/x').ok);
+  });
+
+  for (const link of ['javascript:alert(1)', 'command:workbench.action.terminal.new', 'vscode:extension/x', 'file:///etc/passwd', 'data:text/html,<script>1</script>', 'http://github.com/acme', 'not a url', '', null]) {
+    it(`refuses ${JSON.stringify(link)}`, () => {
+      const verdict = checkOpenableLink(link);
+      assert.equal(verdict.ok, false);
+      if (!verdict.ok) assert.ok(verdict.reason.length > 0);
+    });
+  }
+});
+
+describe('base URL', () => {
+  it('normalises an https URL and keeps a path prefix', () => {
+    assert.deepEqual(checkBaseUrl(' https://api.example.com/admin/ '), { ok: true, baseUrl: 'https://api.example.com/admin' });
+    assert.deepEqual(checkBaseUrl('http://127.0.0.1:4000'), { ok: true, baseUrl: 'http://127.0.0.1:4000' });
+  });
+
+  it('refuses http to a remote host, credentials, queries and non-URLs', () => {
+    for (const bad of ['http://api.example.com', 'https://user:pw@api.example.com', 'https://api.example.com/?key=1', 'ftp://x', 'api.example.com']) {
+      const result = checkBaseUrl(bad);
+      assert.equal(result.ok, false, bad);
+    }
+    const creds = checkBaseUrl('https://user:secret@api.example.com');
+    assert.ok(!creds.ok && !creds.reason.includes('secret'), 'the message does not repeat the password');
+  });
+});
+
+describe('export domain', () => {
+  it('accepts a bare host name', () => {
+    assert.deepEqual(parseExportDomain('docs.example.com'), { ok: true, domain: 'docs.example.com' });
+    assert.deepEqual(parseExportDomain('  Docs.Example.COM. '), { ok: true, domain: 'docs.example.com' });
+  });
+
+  it('strips a pasted scheme, path and port with a note', () => {
+    const result = parseExportDomain('https://docs.example.com:443/guides/install?x=1');
+    assert.equal(result.ok, true);
+    if (result.ok) {
+      assert.equal(result.domain, 'docs.example.com');
+      assert.match(result.note ?? '', /https:\/\//);
+      assert.match(result.note ?? '', /\/guides\/install/);
+    }
+  });
+
+  for (const bad of ['', 'localhost', 'docs example.com', 'docs..example.com', '-docs.example.com', 'user@docs.example.com', 'dócs.example.com', 'docs.example.com\u0000', '../etc']) {
+    it(`refuses ${JSON.stringify(bad)} with a reason`, () => {
+      const result = parseExportDomain(bad);
+      assert.equal(result.ok, false);
+      if (!result.ok) {
+        assert.ok(result.reason.length > 10);
+        assert.ok(!result.reason.includes('\u0000'), 'control characters are escaped in messages');
+      }
+    });
+  }
+});
+
+describe('agent job id', () => {
+  it('accepts an id and finds one in a URL', () => {
+    assert.deepEqual(parseJobId(' job_123 '), { ok: true, id: 'job_123', fromUrl: false });
+    assert.deepEqual(parseJobId('https://api.example.com/v2/agent/proj/job/job_9?x=1'), { ok: true, id: 'job_9', fromUrl: true });
+    assert.deepEqual(parseJobId('https://dashboard.example.com/agent?jobId=abc-1'), { ok: true, id: 'abc-1', fromUrl: true });
+    assert.deepEqual(parseJobId('https://dashboard.example.com/agent/jobs/abc-2/'), { ok: true, id: 'abc-2', fromUrl: true });
+  });
+
+  for (const bad of ['', 'a/b', '../x', 'a b', 'x?y', 'x#y', 'https://example.com/', 'id\nwith-newline']) {
+    it(`refuses ${JSON.stringify(bad)}`, () => {
+      assert.equal(parseJobId(bad).ok, false);
+    });
+  }
+});
