@@ -1,0 +1,51 @@
+/**
+ * Headless Chromium, driven by the cached playwright-core (never `playwright install`: the
+ * system Chromium is used). Only the part of Playwright's API the host uses is typed here,
+ * because playwright-core lives in the test host cache, not in the project's dependencies.
+ */
+import type { HostPaths } from './versions';
+
+export interface Page {
+  goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'commit'; timeout?: number }): Promise<unknown>;
+  exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
+  screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
+  keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void> };
+  locator(selector: string): Locator;
+  waitForTimeout(ms: number): Promise<void>;
+  on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
+  on(event: 'pageerror', listener: (error: Error) => void): void;
+}
+
+export interface Locator {
+  first(): Locator;
+  click(options?: { timeout?: number }): Promise<void>;
+  waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
+  innerText(options?: { timeout?: number }): Promise<string>;
+  count(): Promise<number>;
+}
+
+export interface Browser {
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+interface PlaywrightCore {
+  chromium: { launch(options: { executablePath: string; headless: boolean; args: string[] }): Promise<Browser> };
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export async function launchBrowser(paths: HostPaths, executablePath: string): Promise<Browser> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const playwright = require(paths.playwrightCore) as PlaywrightCore;
+  return playwright.chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
