@@ -1,0 +1,55 @@
+// The packaging check of `npm test`: builds the .vsix offline and fails unless it holds only
+// what runs and what the marketplace shows.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sh } from './ensure-deps.mjs';
+
+const VSIX = 'docs-admin.vsix';
+const ALLOWED = [
+  /^extension\.vsixmanifest$/,
+  /^\[Content_Types\]\.xml$/,
+  /^extension\/package\.json$/,
+  /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
+  /^extension\/dist\/(extension|cli)\.js$/,
+  /^extension\/(readme|changelog)\.md$/i,
+  /^extension\/LICENSE(\.txt|\.md)?$/i,
+  /^extension\/media\/[\w./-]+\.(svg|png|md)$/,
+];
+const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/readme.md'];
+
+/** File names in a zip, read from its central directory. */
+function zipEntries(buffer) {
+  let eocd = -1;
+  for (let i = buffer.length - 22; i >= Math.max(0, buffer.length - 65_557); i--) {
+    if (buffer.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) throw new Error(`${VSIX} is not a zip file`);
+  const count = buffer.readUInt16LE(eocd + 10);
+  let offset = buffer.readUInt32LE(eocd + 16);
+  const names = [];
+  for (let n = 0; n < count; n++) {
+    if (buffer.readUInt32LE(offset) !== 0x02014b50) throw new Error(`${VSIX}: bad central directory`);
+    const nameLength = buffer.readUInt16LE(offset + 28);
+    const extra = buffer.readUInt16LE(offset + 30);
+    const comment = buffer.readUInt16LE(offset + 32);
+    names.push(buffer.toString('utf8', offset + 46, offset + 46 + nameLength));
+    offset += 46 + nameLength + extra + comment;
+  }
+  return names;
+}
+
+sh('npm', ['run', '--silent', 'package']);
+const names = zipEntries(readFileSync(VSIX));
+const unexpected = names.filter((name) => !ALLOWED.some((pattern) => pattern.test(name)));
+const missing = REQUIRED.filter((required) => !names.some((name) => name.toLowerCase() === required.toLowerCase()));
+const size = statSync(join(process.cwd(), VSIX)).size;
+console.log(`${VSIX}: ${names.length} files, ${(size / 1024).toFixed(1)} KiB`);
+for (const name of names) console.log(`  ${name}`);
+if (unexpected.length > 0 || missing.length > 0) {
+  if (unexpected.length > 0) console.error(`The package holds files it must not ship: ${unexpected.join(', ')} (fix .vscodeignore).`);
+  if (missing.length > 0) console.error(`The package lacks: ${missing.join(', ')}.`);
+  process.exit(1);
+}

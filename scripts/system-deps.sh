@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test host needs, when missing: Chromium (the window of the
+# real VS Code under test) and the tools code-server's install compiles native modules with.
+# Needs root and apt-get; otherwise prints the command to run and fails.
+set -euo pipefail
+need=()
+for pkg in chromium build-essential python3 libkrb5-dev pkg-config; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ -n "${DOCS_ADMIN_CHROMIUM:-}" ] && [ -x "${DOCS_ADMIN_CHROMIUM}" ]; then
+  need=("${need[@]/chromium}")
+fi
+mapfile -t need < <(printf '%s\n' "${need[@]}" | grep -v '^$' || true)
+[ "${#need[@]}" -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "Missing system packages: ${need[*]}" >&2
+  echo "Install them with: sudo apt-get update && sudo apt-get install -y ${need[*]}" >&2
+  exit 1
+fi
+echo "Installing system packages: ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
