@@ -1,0 +1,52 @@
+/** The simulator's control interface under `/_sim/`, for the playground and child processes. */
+import type { Simulator } from './server';
+import type { AgentJobSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
+
+export interface ControlReply {
+  status: number;
+  body: unknown;
+}
+
+function parse<T>(body: string): T {
+  return (body.trim() === '' ? {} : JSON.parse(body)) as T;
+}
+
+export function handleControl(sim: Simulator, method: string, path: string, body: string): ControlReply {
+  try {
+    const route = `${method} ${path.replace(/\/+$/, '')}`;
+    const archive = /^POST \/_sim\/agent-jobs\/([^/]+)\/archive$/.exec(route);
+    if (archive) {
+      const job = sim.archiveAgentJob(decodeURIComponent(archive[1] ?? ''));
+      return job ? { status: 200, body: job } : { status: 404, body: { error: 'Agent job not found' } };
+    }
+    switch (route) {
+      case 'GET /_sim/info':
+        return { status: 200, body: { baseUrl: sim.baseUrl, storageBaseUrl: sim.storageBaseUrl, projectId: sim.projectId, key: sim.key } };
+      case 'POST /_sim/agent-jobs':
+        return { status: 201, body: sim.addAgentJob(parse<AgentJobSeed>(body)) };
+      case 'POST /_sim/export-jobs':
+        return { status: 201, body: sim.addExportJob(parse<ExportJobSeed>(body)) };
+      case 'PUT /_sim/export-defaults':
+        sim.setExportDefaults(parse<Partial<ExportDefaults>>(body));
+        return { status: 204, body: {} };
+      case 'POST /_sim/faults':
+        sim.injectFault(parse<Fault>(body));
+        return { status: 204, body: {} };
+      case 'DELETE /_sim/faults':
+        sim.clearFaults();
+        return { status: 204, body: {} };
+      case 'GET /_sim/requests':
+        return { status: 200, body: sim.requests };
+      case 'DELETE /_sim/requests':
+        sim.clearRequests();
+        return { status: 204, body: {} };
+      case 'POST /_sim/clock':
+        sim.advance(Number(parse<{ advanceMs?: number }>(body).advanceMs ?? 0));
+        return { status: 200, body: { now: new Date(sim.now()).toISOString() } };
+      default:
+        return { status: 404, body: { error: `no control route ${route}` } };
+    }
+  } catch (error) {
+    return { status: 400, body: { error: error instanceof Error ? error.message : String(error) } };
+  }
+}

@@ -1,0 +1,3 @@
+export { Simulator } from './server';
+export { siteFiles } from './site';
+export * from './types';

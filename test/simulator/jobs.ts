@@ -1,0 +1,145 @@
+/**
+ * Agent and export jobs whose status is a function of the simulator's clock: nothing ticks,
+ * every answer is computed from the job's start, its (scaled) duration and its outcome.
+ */
+import type { AgentJobSeed, ExportDefaults, ExportJobSeed } from './types';
+
+export interface AgentJobRecord {
+  id: string;
+  projectId: string;
+  repository: string;
+  ref: string | null;
+  model: string;
+  createdAt: number;
+  durationMs: number;
+  outcome: 'pr' | 'no-changes' | 'failed';
+  fixedStatus: string | undefined;
+  archivedAt: number | undefined;
+  prNumber: number;
+}
+
+export interface ExportJobRecord {
+  jobId: string;
+  domain: string;
+  createdAt: number;
+  queuedMs: number;
+  durationMs: number;
+  outcome: 'completed' | 'failed';
+  error: string;
+  pages: number;
+  version: string | undefined;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export class JobStore {
+  readonly agents = new Map<string, AgentJobRecord>();
+  readonly exports = new Map<string, ExportJobRecord>();
+  private seq = 0;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly timeScale: number,
+    private readonly projectId: string,
+  ) {}
+
+  private nextId(prefix: string): string {
+    this.seq++;
+    return `${prefix}_${this.now().toString(36)}${this.seq.toString(36).padStart(3, '0')}`;
+  }
+
+  /** Simulated milliseconds since `createdAt`. */
+  private elapsed(createdAt: number): number {
+    return (this.now() - createdAt) * this.timeScale;
+  }
+
+  addAgent(seed: AgentJobSeed = {}): AgentJobRecord {
+    const record: AgentJobRecord = {
+      id: seed.id ?? this.nextId('agent'),
+      projectId: seed.projectId ?? this.projectId,
+      repository: seed.repository ?? 'https://github.com/acme/docs',
+      ref: seed.ref === undefined ? 'main' : seed.ref,
+      model: seed.model ?? 'docs-agent-1',
+      createdAt: seed.createdAt ?? this.now(),
+      durationMs: seed.durationMs ?? 5 * 60_000,
+      outcome: seed.outcome ?? 'pr',
+      fixedStatus: seed.status,
+      archivedAt: seed.status === 'archived' ? this.now() : undefined,
+      prNumber: 100 + this.agents.size + 1,
+    };
+    this.agents.set(`${record.projectId}\u0000${record.id}`, record);
+    return record;
+  }
+
+  findAgent(projectId: string, id: string): AgentJobRecord | undefined {
+    return this.agents.get(`${projectId}\u0000${id}`);
+  }
+
+  archiveAgent(projectId: string, id: string): AgentJobRecord | undefined {
+    const record = this.findAgent(projectId, id);
+    if (record) record.archivedAt = this.now();
+    return record;
+  }
+
+  agentJson(record: AgentJobRecord): Record<string, unknown> {
+    let status: string;
+    if (record.archivedAt !== undefined) status = 'archived';
+    else if (record.fixedStatus !== undefined) status = record.fixedStatus;
+    else if (this.elapsed(record.createdAt) < record.durationMs) status = 'active';
+    else status = record.outcome === 'failed' ? 'failed' : 'completed';
+    const opened = record.outcome === 'pr' && this.elapsed(record.createdAt) >= record.durationMs;
+    return {
+      id: record.id,
+      status,
+      source: { repository: record.repository, ref: record.ref },
+      model: record.model,
+      prLink: opened && status !== 'failed' ? `${record.repository}/pull/${record.prNumber}` : null,
+      createdAt: iso(record.createdAt),
+      archivedAt: record.archivedAt === undefined ? null : iso(record.archivedAt),
+    };
+  }
+
+  addExport(seed: ExportJobSeed, defaults: ExportDefaults, version?: string): ExportJobRecord {
+    const record: ExportJobRecord = {
+      jobId: seed.jobId ?? this.nextId('exp'),
+      domain: seed.domain ?? 'docs.acme.dev',
+      createdAt: seed.createdAt ?? this.now(),
+      queuedMs: seed.queuedMs ?? defaults.queuedMs,
+      durationMs: seed.durationMs ?? defaults.durationMs,
+      outcome: seed.outcome ?? defaults.outcome,
+      error: seed.error ?? defaults.error ?? 'Rendering failed: page /reference/api timed out',
+      pages: seed.pages ?? defaults.pages,
+      version,
+    };
+    this.exports.set(record.jobId, record);
+    return record;
+  }
+
+  exportStatus(record: ExportJobRecord): 'queued' | 'running' | 'completed' | 'failed' {
+    const elapsed = this.elapsed(record.createdAt);
+    if (elapsed < record.queuedMs) return 'queued';
+    if (elapsed < record.queuedMs + record.durationMs) return 'running';
+    return record.outcome;
+  }
+
+  exportJson(record: ExportJobRecord): Record<string, unknown> {
+    const status = this.exportStatus(record);
+    const elapsed = this.elapsed(record.createdAt);
+    // A failing job stops at 60 %; a running one moves linearly.
+    const fraction =
+      status === 'queued' ? 0 : status === 'completed' ? 1 : status === 'failed' ? 0.6 : (elapsed - record.queuedMs) / record.durationMs;
+    const endedAt = record.createdAt + (record.queuedMs + record.durationMs) / this.timeScale;
+    const terminal = status === 'completed' || status === 'failed';
+    return {
+      jobId: record.jobId,
+      domain: record.domain,
+      status,
+      progress: Math.round(Math.min(1, Math.max(0, fraction)) * 1000) / 10,
+      pageCount: Math.floor(Math.min(1, Math.max(0, fraction)) * record.pages),
+      createdAt: iso(record.createdAt),
+      updatedAt: iso(terminal ? endedAt : this.now()),
+      ...(status === 'failed' ? { error: record.error } : {}),
+      ...(record.version === undefined ? {} : { version: record.version }),
+    };
+  }
+}

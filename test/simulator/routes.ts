@@ -1,0 +1,39 @@
+/** Which contract route a request is, from its method and percent-decoded path segments. */
+import type { RouteName } from './types';
+
+export interface Matched {
+  route: RouteName | 'unknown';
+  params: Record<string, string>;
+}
+
+/** Splits the raw path and decodes each segment on its own, so `%2F` stays inside one. */
+export function segments(rawPath: string): string[] | undefined {
+  try {
+    return rawPath.split('/').slice(1).map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+}
+
+export function matchApi(method: string, parts: string[]): Matched {
+  const [a, b, c, d, e, f] = parts;
+  if (method === 'GET' && parts.length === 5 && a === 'v2' && b === 'agent' && d === 'job' && c !== undefined && e !== undefined && c !== '' && e !== '') {
+    return { route: 'agent.get', params: { projectId: c, id: e } };
+  }
+  if (a === 'v1' && b === 'static-export' && c === 'jobs') {
+    if (method === 'POST' && parts.length === 3) return { route: 'export.start', params: {} };
+    if (method === 'GET' && parts.length === 4 && d !== undefined && d !== '') return { route: 'export.status', params: { jobId: d } };
+    if (method === 'POST' && parts.length === 5 && d !== undefined && d !== '' && e === 'bundle' && f === undefined) {
+      return { route: 'export.bundle', params: { jobId: d } };
+    }
+  }
+  return { route: 'unknown', params: {} };
+}
+
+export function matchStorage(method: string, parts: string[]): Matched {
+  const [a, b, c] = parts;
+  if ((method === 'GET' || method === 'HEAD') && parts.length === 3 && a === 'bundles' && b !== undefined && b !== '' && c === 'bundle.tar.gz') {
+    return { route: 'storage.get', params: { jobId: b } };
+  }
+  return { route: 'unknown', params: {} };
+}

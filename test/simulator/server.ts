@@ -1,0 +1,369 @@
+/**
+ * The simulator: two HTTP listeners (the API origin and an object-storage origin), the job
+ * store, faults and the request log. See README.md beside this file.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { SimClock } from './clock';
+import { handleControl } from './control';
+import { FaultQueue } from './faults';
+import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
+import { matchApi, matchStorage, segments, type Matched } from './routes';
+import { buildSiteArchive } from './site';
+import { checkLink, parseRange, presign, s3Error } from './storage';
+import {
+  DEMO_KEY,
+  type AgentJobSeed,
+  type ExportDefaults,
+  type ExportJobSeed,
+  type Fault,
+  type KeySpec,
+  type RequestLogEntry,
+  type SimulatorOptions,
+} from './types';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+const MAX_REQUEST_BODY = 1024 * 1024;
+
+function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify(value)) };
+}
+
+function xml(status: number, code: string, message: string): Reply {
+  return { status, headers: { 'content-type': 'application/xml' }, body: Buffer.from(s3Error(code, message)) };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BODY) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+export class Simulator {
+  readonly requests: RequestLogEntry[] = [];
+  readonly projectId: string;
+  readonly keys: KeySpec[];
+  private readonly clock: SimClock;
+  private readonly jobs: JobStore;
+  private readonly faults = new FaultQueue();
+  private readonly secret = randomBytes(32).toString('hex');
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly api: Server;
+  private readonly storage: Server;
+  private exportDefaults: ExportDefaults;
+  private bundle: Buffer = Buffer.alloc(0);
+  private siteArchive: Buffer = Buffer.alloc(0);
+  private reportedSize: number | undefined;
+  private staticExportEnabled: boolean;
+  private linkTtlSeconds: number;
+  private apiUrl = '';
+  private storageUrl = '';
+
+  private constructor(private readonly options: SimulatorOptions) {
+    this.projectId = options.projectId ?? 'proj_demo';
+    this.keys = options.keys ?? [{ key: DEMO_KEY }];
+    this.clock = new SimClock(options.clockSkewMs ?? 0);
+    this.jobs = new JobStore(() => this.clock.now(), options.timeScale ?? 1, this.projectId);
+    this.exportDefaults = { queuedMs: 2_000, durationMs: 60_000, outcome: 'completed', pages: 120, ...options.exportDefaults };
+    this.staticExportEnabled = options.staticExportEnabled ?? true;
+    this.linkTtlSeconds = options.linkTtlSeconds ?? 3600;
+    this.api = this.listener('api');
+    this.storage = this.listener('storage');
+  }
+
+  static async start(options: SimulatorOptions = {}): Promise<Simulator> {
+    const sim = new Simulator(options);
+    sim.siteArchive = buildSiteArchive();
+    sim.bundle = sim.siteArchive;
+    const host = options.host ?? '127.0.0.1';
+    const listen = (server: Server, port: number) =>
+      new Promise<number>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+      });
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    sim.apiUrl = `http://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
+    sim.storageUrl = `http://${urlHost}:${await listen(sim.storage, 0)}`;
+    return sim;
+  }
+
+  get baseUrl(): string {
+    return this.apiUrl;
+  }
+
+  get storageBaseUrl(): string {
+    return this.storageUrl;
+  }
+
+  /** The first valid key. */
+  get key(): string {
+    return this.keys[0]?.key ?? DEMO_KEY;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  advance(ms: number): void {
+    this.clock.advance(ms);
+  }
+
+  addAgentJob(seed?: AgentJobSeed): Record<string, unknown> {
+    return this.jobs.agentJson(this.jobs.addAgent(seed));
+  }
+
+  archiveAgentJob(id: string, projectId = this.projectId): Record<string, unknown> | undefined {
+    const record = this.jobs.archiveAgent(projectId, id);
+    return record && this.jobs.agentJson(record);
+  }
+
+  addExportJob(seed: ExportJobSeed = {}): Record<string, unknown> {
+    return this.jobs.exportJson(this.jobs.addExport(seed, this.exportDefaults));
+  }
+
+  setExportDefaults(defaults: Partial<ExportDefaults>): void {
+    this.exportDefaults = { ...this.exportDefaults, ...defaults };
+  }
+
+  setStaticExportEnabled(enabled: boolean): void {
+    this.staticExportEnabled = enabled;
+  }
+
+  setLinkTtlSeconds(seconds: number): void {
+    this.linkTtlSeconds = seconds;
+  }
+
+  setBundleContent(body: Buffer): void {
+    this.bundle = body;
+  }
+
+  defaultBundle(): Buffer {
+    return this.siteArchive;
+  }
+
+  setReportedSize(size: number | undefined): void {
+    this.reportedSize = size;
+  }
+
+  injectFault(fault: Fault): void {
+    this.faults.add(fault);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  clearRequests(): void {
+    this.requests.length = 0;
+  }
+
+  /** Closes both listeners and every connection, stalled ones included; clears every timer. */
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    const close = (server: Server) =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    for (const socket of this.sockets) socket.destroy();
+    await Promise.all([close(this.api), close(this.storage)]);
+  }
+
+  private listener(origin: 'api' | 'storage'): Server {
+    const server = createServer((req, res) => {
+      void this.handle(origin, req, res).catch((error: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: `simulator error: ${String(error)}` }));
+        }
+      });
+    });
+    server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    return server;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve();
+      }, ms);
+      this.timers.add(timer);
+    });
+  }
+
+  private async handle(origin: 'api' | 'storage', req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const queryAt = rawUrl.indexOf('?');
+    const rawPath = queryAt < 0 ? rawUrl : rawUrl.slice(0, queryAt);
+    const query = queryAt < 0 ? '' : rawUrl.slice(queryAt + 1);
+    const method = req.method ?? 'GET';
+    const body = await readBody(req);
+    if (origin === 'api' && rawPath.startsWith('/_sim/')) {
+      const reply = handleControl(this, method, rawPath, body);
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
+      return;
+    }
+    const parts = segments(rawPath);
+    const matched: Matched = parts === undefined ? { route: 'unknown', params: {} } : origin === 'api' ? matchApi(method, parts) : matchStorage(method, parts);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    const entry: RequestLogEntry = { at: Date.now(), origin, method, path: rawPath, query, route: matched.route, headers, body, status: 0 };
+    this.requests.push(entry);
+
+    const fault = this.faults.take(matched.route);
+    let reply: Reply | undefined;
+    switch (fault?.kind) {
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'delay':
+        await this.sleep(fault.ms);
+        break;
+      case 'status':
+        reply =
+          typeof fault.body === 'string'
+            ? { status: fault.status, headers: { 'content-type': 'text/plain', ...fault.headers }, body: Buffer.from(fault.body) }
+            : json(fault.status, fault.body ?? { error: `simulated ${fault.status}` }, fault.headers);
+        break;
+      case 'malformed':
+        reply = { status: fault.status ?? 200, headers: { 'content-type': fault.contentType ?? 'text/html' }, body: Buffer.from(fault.body) };
+        break;
+      case 'oversized':
+        reply = json(200, { padding: 'x'.repeat(Math.max(0, fault.bytes - 14)) });
+        break;
+      case 'redirect':
+        reply = { status: fault.status, headers: { location: fault.location }, body: Buffer.alloc(0) };
+        break;
+      default:
+        break;
+    }
+    reply ??= origin === 'api' ? this.apiReply(matched, method, headers, body) : this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
+    reply.headers.date = new Date(this.clock.now()).toUTCString();
+    entry.status = reply.status;
+    if (fault?.kind === 'truncate' || fault?.kind === 'stall') {
+      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+      res.write(reply.body.subarray(0, fault.afterBytes));
+      // A truncated answer ends with a dropped connection; a stalled one just stops.
+      if (fault.kind === 'truncate') setImmediate(() => req.socket.destroy());
+      return;
+    }
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+    res.end(method === 'HEAD' ? undefined : reply.body);
+  }
+
+  private apiReply(matched: Matched, method: string, headers: Record<string, string>, body: string): Reply {
+    if (matched.route === 'unknown') return json(404, { error: 'Not found' });
+    const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '');
+    const key = this.keys.find((k) => k.key === bearer?.[1]);
+    if (key === undefined) return json(401, { error: 'Invalid or missing API key' });
+    if (key.ipBlocked) return json(403, { error: "request IP is not in the API key's allow-list" });
+    if (key.readOnly && method === 'POST') return json(403, { error: 'API key does not have write access' });
+    const { params } = matched;
+    switch (matched.route) {
+      case 'agent.get': {
+        const record = this.jobs.findAgent(params.projectId ?? '', params.id ?? '');
+        return record ? json(200, this.jobs.agentJson(record)) : json(404, { error: 'Agent job not found' });
+      }
+      case 'export.start':
+        return this.startExport(headers, body);
+      case 'export.status': {
+        if (!this.staticExportEnabled) return this.exportDisabled();
+        const record = this.jobs.exports.get(params.jobId ?? '');
+        return record ? json(200, this.jobs.exportJson(record)) : json(404, { error: 'Export job not found' });
+      }
+      case 'export.bundle': {
+        if (!this.staticExportEnabled) return this.exportDisabled();
+        const record = this.jobs.exports.get(params.jobId ?? '');
+        return record ? this.bundleReply(record) : json(404, { error: 'Export job not found' });
+      }
+      default:
+        return json(404, { error: 'Not found' });
+    }
+  }
+
+  private exportDisabled(): Reply {
+    return json(403, { error: 'static export is not enabled for this organization' });
+  }
+
+  private startExport(headers: Record<string, string>, body: string): Reply {
+    if (!this.staticExportEnabled) return this.exportDisabled();
+    if (!(headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) {
+      return json(415, { error: 'Content-Type must be application/json' });
+    }
+    let request: unknown;
+    try {
+      request = JSON.parse(body);
+    } catch {
+      return json(400, { error: 'Request body is not valid JSON' });
+    }
+    const { domain, version } = (request ?? {}) as { domain?: unknown; version?: unknown };
+    if (typeof domain !== 'string' || !/^[a-z0-9.-]+$/i.test(domain) || !domain.includes('.')) {
+      return json(400, { error: 'domain must be a bare hostname such as docs.example.com (no scheme, path or trailing slash)' });
+    }
+    const record = this.jobs.addExport({ domain }, this.exportDefaults, typeof version === 'string' ? version : undefined);
+    return json(202, this.jobs.exportJson(record));
+  }
+
+  private bundleReply(record: ExportJobRecord): Reply {
+    const status = this.jobs.exportStatus(record);
+    if (status !== 'completed') {
+      return json(409, {
+        error: status === 'failed' ? `Export job ${record.jobId} failed; start a new export` : `Export job ${record.jobId} is ${status}; the bundle can be generated once it is completed`,
+      });
+    }
+    const now = this.clock.now();
+    return json(200, {
+      jobId: record.jobId,
+      bundleUrl: presign(this.secret, this.storageUrl, record.jobId, now, this.linkTtlSeconds),
+      sizeBytes: this.reportedSize ?? this.bundle.length,
+      expiresAt: new Date(Math.floor(now / 1000) * 1000 + this.linkTtlSeconds * 1000).toISOString(),
+    });
+  }
+
+  private storageReply(matched: Matched, method: string, headers: Record<string, string>, query: string, ignoreRange: boolean): Reply {
+    if (headers.authorization !== undefined) {
+      return xml(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
+    }
+    if (method === 'HEAD') return { ...xml(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided.'), body: Buffer.alloc(0) };
+    if (matched.route !== 'storage.get') return xml(404, 'NoSuchKey', 'The specified key does not exist.');
+    const jobId = matched.params.jobId ?? '';
+    const check = checkLink(this.secret, `/bundles/${encodeURIComponent(jobId)}/bundle.tar.gz`, new URLSearchParams(query), this.clock.now());
+    if (!check.ok) return xml(check.status, check.code, check.message);
+    const record = this.jobs.exports.get(jobId);
+    if (record === undefined || this.jobs.exportStatus(record) !== 'completed') return xml(404, 'NoSuchKey', 'The specified key does not exist.');
+    const base = { 'content-type': 'binary/octet-stream', 'accept-ranges': 'bytes', etag: `"${record.jobId}-${this.bundle.length}"` };
+    const range = ignoreRange ? { kind: 'full' as const } : parseRange(headers.range, this.bundle.length);
+    if (range.kind === 'unsatisfiable') {
+      return { status: 416, headers: { ...base, 'content-range': `bytes */${this.bundle.length}`, 'content-type': 'application/xml' }, body: Buffer.from(s3Error('InvalidRange', 'The requested range is not satisfiable')) };
+    }
+    if (range.kind === 'partial') {
+      return { status: 206, headers: { ...base, 'content-range': `bytes ${range.start}-${range.end}/${this.bundle.length}` }, body: this.bundle.subarray(range.start, range.end + 1) };
+    }
+    return { status: 200, headers: base, body: this.bundle };
+  }
+
+  /** For the control interface. */
+  findAgentRecord(id: string): AgentJobRecord | undefined {
+    return this.jobs.findAgent(this.projectId, id);
+  }
+}

@@ -1,0 +1,83 @@
+/** The simulator's public types: options, seeds, faults and the request log. */
+
+export const DEMO_KEY = 'da_sim_demo_3f9c2a7e51b84d06';
+
+export interface KeySpec {
+  key: string;
+  /** A read-only key: POSTs answer 403 (scope). */
+  readOnly?: boolean;
+  /** Calls from outside the key's IP allow-list: everything answers 403. */
+  ipBlocked?: boolean;
+}
+
+export interface ExportDefaults {
+  queuedMs: number;
+  durationMs: number;
+  outcome: 'completed' | 'failed';
+  pages: number;
+  error?: string;
+}
+
+export interface SimulatorOptions {
+  host?: string;
+  port?: number;
+  projectId?: string;
+  keys?: KeySpec[];
+  staticExportEnabled?: boolean;
+  timeScale?: number;
+  linkTtlSeconds?: number;
+  clockSkewMs?: number;
+  exportDefaults?: Partial<ExportDefaults>;
+}
+
+export interface AgentJobSeed {
+  id?: string;
+  projectId?: string;
+  repository?: string;
+  ref?: string | null;
+  model?: string;
+  createdAt?: number;
+  durationMs?: number;
+  outcome?: 'pr' | 'no-changes' | 'failed';
+  /** A status that never moves: `archived`, or any unknown word. */
+  status?: string;
+}
+
+export interface ExportJobSeed {
+  jobId?: string;
+  domain?: string;
+  createdAt?: number;
+  queuedMs?: number;
+  durationMs?: number;
+  outcome?: 'completed' | 'failed';
+  error?: string;
+  pages?: number;
+}
+
+export type RouteName = 'agent.get' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
+
+export type FaultSpec =
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'delay'; ms: number }
+  | { kind: 'malformed'; body: string; contentType?: string; status?: number }
+  | { kind: 'oversized'; bytes: number }
+  | { kind: 'reset' }
+  | { kind: 'truncate'; afterBytes: number }
+  | { kind: 'stall'; afterBytes: number }
+  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string }
+  | { kind: 'ignoreRange' };
+
+export type Fault = FaultSpec & { route: RouteName | '*'; times?: number | null };
+
+export interface RequestLogEntry {
+  at: number;
+  origin: 'api' | 'storage';
+  method: string;
+  path: string;
+  query: string;
+  route: RouteName | 'unknown';
+  headers: Record<string, string>;
+  body: string;
+  /** 0 when the connection was reset without an answer. */
+  status: number;
+}
