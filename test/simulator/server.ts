@@ -267,6 +267,13 @@ export class Simulator {
       if (fault.kind === 'truncate') setImmediate(() => req.socket.destroy());
       return;
     }
+    if (fault?.kind === 'oversized' && fault.chunked === true) {
+      // No Content-Length: only counting while reading can catch it.
+      res.writeHead(reply.status, reply.headers);
+      for (let at = 0; at < reply.body.length; at += 64 * 1024) res.write(reply.body.subarray(at, at + 64 * 1024));
+      res.end();
+      return;
+    }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
     res.end(method === 'HEAD' ? undefined : reply.body);
   }

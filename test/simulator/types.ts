@@ -60,7 +60,7 @@ export type FaultSpec =
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'delay'; ms: number }
   | { kind: 'malformed'; body: string; contentType?: string; status?: number }
-  | { kind: 'oversized'; bytes: number }
+  | { kind: 'oversized'; bytes: number; chunked?: boolean }
   | { kind: 'reset' }
   | { kind: 'truncate'; afterBytes: number }
   | { kind: 'stall'; afterBytes: number }

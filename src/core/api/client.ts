@@ -1,0 +1,149 @@
+/**
+ * The admin API client: the contract's four endpoints, typed errors, validated answers.
+ * Base URL, project id and the key are inputs; nothing here knows about VS Code.
+ */
+import { redactSecrets } from '../redact';
+import {
+  AuthError,
+  ConflictError,
+  ForbiddenError,
+  InvalidInputError,
+  InvalidResponseError,
+  NotFoundError,
+  RateLimitedError,
+  RequestRejectedError,
+  ServerError,
+  type ApiError,
+  type ForbiddenCause,
+} from './errors';
+import { parseRetryAfter } from './retryAfter';
+import { parseAgentJob, parseBundle, parseExportJob } from './schemas';
+import { Transport, type HttpResponse, type TransportOptions } from './transport';
+import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './types';
+
+export interface ApiClientOptions extends TransportOptions {
+  projectId: string;
+}
+
+type Area = 'agent' | 'export';
+
+function segment(value: string, what: string): string {
+  if (value.trim() === '') throw new InvalidInputError(`The ${what} is empty.`);
+  return encodeURIComponent(value);
+}
+
+export class AdminApiClient {
+  private readonly transport: Transport;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** The API's origin: the only place the key is ever sent. */
+  get origin(): string {
+    return this.transport.origin;
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** GET /v2/agent/<projectId>/job/<id> */
+  async getAgentJob(id: string, options: CallOptions = {}): Promise<AgentJob> {
+    const path = `v2/agent/${segment(this.options.projectId, 'project id')}/job/${segment(id, 'job id')}`;
+    const res = await this.call('GET', path, undefined, options, 'agent', `Agent job "${id}" in project "${this.options.projectId}"`);
+    return parseAgentJob(this.json(res), res.status);
+  }
+
+  /** POST /v1/static-export/jobs: the job, queued (the real service answers 202 with all of it). */
+  async startExport(input: StartExportRequest, options: CallOptions = {}): Promise<ExportJob> {
+    if (input.domain.trim() === '') throw new InvalidInputError('The domain is empty.');
+    const body: Record<string, unknown> = { domain: input.domain };
+    if (input.version !== undefined) body.version = input.version;
+    if (input.paths !== undefined) body.paths = input.paths;
+    const res = await this.call('POST', 'v1/static-export/jobs', body, options, 'export', 'The static export endpoint');
+    const job = parseExportJob(this.json(res), res.status, 'queued');
+    return job.domain === undefined ? { ...job, domain: input.domain } : job;
+  }
+
+  /** GET /v1/static-export/jobs/<jobId> */
+  async getExportJob(jobId: string, options: CallOptions = {}): Promise<ExportJob> {
+    const res = await this.call('GET', `v1/static-export/jobs/${segment(jobId, 'export job id')}`, undefined, options, 'export', `Export job "${jobId}"`);
+    return parseExportJob(this.json(res), res.status);
+  }
+
+  /** POST /v1/static-export/jobs/<jobId>/bundle (no body): a fresh presigned link. */
+  async generateBundle(jobId: string, options: CallOptions = {}): Promise<Bundle> {
+    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'export job id')}/bundle`, undefined, options, 'export', `Export job "${jobId}"`);
+    const date = res.headers.date;
+    const serverDate = typeof date === 'string' ? Date.parse(date) : NaN;
+    return parseBundle(this.json(res), res.status, Number.isNaN(serverDate) ? undefined : serverDate);
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body: unknown, options: CallOptions, area: Area, what: string): Promise<HttpResponse> {
+    const key = await this.transport.key();
+    if (key === undefined) throw new AuthError('missing');
+    const res = await this.transport.send({ method, path, body, signal: options.signal }, key);
+    if (res.status >= 200 && res.status < 300) return res;
+    throw this.error(res, key, area, what);
+  }
+
+  private error(res: HttpResponse, key: string, area: Area, what: string): ApiError {
+    const message = this.serverMessage(res, key);
+    switch (true) {
+      case res.status === 401:
+        return new AuthError('rejected', message);
+      case res.status === 403:
+        return new ForbiddenError(forbiddenCauses(message, area), message);
+      case res.status === 404:
+        return new NotFoundError(what, message);
+      case res.status === 409:
+        return new ConflictError(`${what} has not completed yet, so its bundle cannot be generated; wait until its status is "completed"`, message);
+      case res.status === 429:
+        return new RateLimitedError(parseRetryAfter(res.headers['retry-after'], Date.now()));
+      case res.status >= 500:
+        return new ServerError(res.status, message ?? (looksLikeHtml(res) ? 'an HTML error page, perhaps from a proxy' : undefined));
+      default:
+        return new RequestRejectedError(res.status, message);
+    }
+  }
+
+  /** The server's `error` (or `message`) text, redacted and shortened; undefined when absent. */
+  private serverMessage(res: HttpResponse, key: string): string | undefined {
+    if (looksLikeHtml(res)) return undefined;
+    try {
+      const value = JSON.parse(res.text) as unknown;
+      const text = typeof value === 'object' && value !== null ? ((value as Record<string, unknown>).error ?? (value as Record<string, unknown>).message) : undefined;
+      if (typeof text !== 'string' || text.trim() === '') return undefined;
+      const clean = redactSecrets(text.replace(/\s+/g, ' ').trim(), [key]);
+      return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private json(res: HttpResponse): unknown {
+    if (looksLikeHtml(res)) {
+      throw new InvalidResponseError(`an HTML page came back instead of JSON (status ${res.status}); a proxy, captive portal or login page may be in the way, or the base URL is not the API's`, res.status);
+    }
+    if (res.text.trim() === '') throw new InvalidResponseError(`the body is empty (status ${res.status})`, res.status);
+    try {
+      return JSON.parse(res.text) as unknown;
+    } catch {
+      throw new InvalidResponseError(`the body is not JSON (status ${res.status}); check that the base URL points at the admin API`, res.status);
+    }
+  }
+}
+
+function looksLikeHtml(res: HttpResponse): boolean {
+  const type = res.headers['content-type'];
+  return (typeof type === 'string' && /html/i.test(type)) || /^\s*</.test(res.text);
+}
+
+function forbiddenCauses(message: string | undefined, area: Area): ForbiddenCause[] {
+  const text = message?.toLowerCase() ?? '';
+  if (/static export is not enabled|enterprise|plan/.test(text)) return ['plan'];
+  if (/allow-?list|allowlist|\bip\b/.test(text)) return ['ipAllowList'];
+  if (/scope|write access|read-only|permission/.test(text)) return ['scope'];
+  return area === 'export' ? ['plan', 'scope', 'ipAllowList'] : ['scope', 'ipAllowList'];
+}

@@ -1,0 +1,92 @@
+/**
+ * Validation at the boundary. Tolerant reader: extra fields are dropped, the real service's
+ * richer shapes are accepted, an unknown status is kept as `unknown` with the server's word;
+ * a missing identity field (id, status, link) is an invalid response that names the field.
+ */
+import { z } from 'zod';
+import { InvalidResponseError } from './errors';
+import {
+  AGENT_JOB_STATUSES,
+  EXPORT_JOB_STATUSES,
+  type AgentJob,
+  type AgentJobStatus,
+  type Bundle,
+  type ExportJob,
+  type ExportJobStatus,
+} from './types';
+
+/** A number, or a string holding one (some gateways stringify numbers). */
+const looseNumber = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).refine(Number.isFinite);
+const optionalString = z.string().nullish().transform((v) => v ?? undefined);
+
+const agentJobSchema = z.object({
+  id: z.string().min(1),
+  status: z.string().min(1),
+  source: z.object({ repository: z.string().min(1), ref: z.string().nullish().transform((v) => v ?? null) }),
+  model: z.string().nullish().transform((v) => v ?? ''),
+  prLink: z.string().nullish().transform((v) => v ?? null),
+  createdAt: z.string().min(1),
+  archivedAt: z.string().nullish().transform((v) => v ?? null),
+});
+
+const exportJobSchema = z.object({
+  jobId: z.string().min(1),
+  status: z.string().min(1).optional(),
+  progress: looseNumber.nullish(),
+  pageCount: looseNumber.nullish(),
+  domain: optionalString,
+  createdAt: optionalString,
+  updatedAt: optionalString,
+  error: optionalString,
+});
+
+const bundleSchema = z.object({
+  bundleUrl: z.url({ protocol: /^https?$/ }),
+  jobId: optionalString,
+  sizeBytes: looseNumber.nullish(),
+  expiresAt: optionalString,
+});
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string, status: number): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.length ? issue.path.join('.') : '(the body)';
+  throw new InvalidResponseError(`the ${what} has the wrong shape: field "${field}" ${issue?.message ?? 'is invalid'}`, status);
+}
+
+function knownOr<T extends string>(known: readonly T[], raw: string): T | 'unknown' {
+  return (known as readonly string[]).includes(raw) ? (raw as T) : 'unknown';
+}
+
+export function parseAgentJob(value: unknown, status: number): AgentJob {
+  const job = parse(agentJobSchema, value, 'agent job', status);
+  const state: AgentJobStatus = knownOr(AGENT_JOB_STATUSES, job.status);
+  return { ...job, status: state, rawStatus: job.status };
+}
+
+/** An export job; a start response with only `{jobId}` reads as `queued`. */
+export function parseExportJob(value: unknown, status: number, defaultStatus?: 'queued'): ExportJob {
+  const job = parse(exportJobSchema, value, 'export job', status);
+  const raw = job.status ?? defaultStatus;
+  if (raw === undefined) throw new InvalidResponseError('the export job has the wrong shape: field "status" is missing', status);
+  const state: ExportJobStatus = knownOr(EXPORT_JOB_STATUSES, raw);
+  const out: ExportJob = { jobId: job.jobId, status: state, rawStatus: raw };
+  if (job.progress !== undefined && job.progress !== null) out.progress = Math.min(100, Math.max(0, job.progress));
+  if (job.pageCount !== undefined && job.pageCount !== null) out.pageCount = Math.max(0, Math.round(job.pageCount));
+  if (job.domain !== undefined) out.domain = job.domain;
+  if (job.createdAt !== undefined) out.createdAt = job.createdAt;
+  if (job.updatedAt !== undefined) out.updatedAt = job.updatedAt;
+  if (job.error !== undefined) out.error = job.error;
+  return out;
+}
+
+export function parseBundle(value: unknown, status: number, serverDate: number | undefined): Bundle {
+  const bundle = parse(bundleSchema, value, 'bundle', status);
+  const out: Bundle = { bundleUrl: bundle.bundleUrl };
+  if (bundle.jobId !== undefined) out.jobId = bundle.jobId;
+  if (bundle.sizeBytes !== undefined && bundle.sizeBytes !== null) out.sizeBytes = bundle.sizeBytes;
+  if (bundle.expiresAt !== undefined) out.expiresAt = bundle.expiresAt;
+  if (serverDate !== undefined) out.serverDate = serverDate;
+  return out;
+}

@@ -1,0 +1,27 @@
+/**
+ * Secrets never reach a log line or a message: the admin key, `Authorization` headers, and the
+ * query strings of presigned links (their signatures are credentials too).
+ */
+
+const MASK = '[redacted]';
+
+/** The URL with its query string replaced, so no signature or token is shown. */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  const hash = url.indexOf('#');
+  const base = at >= 0 ? url.slice(0, at) : hash >= 0 ? url.slice(0, hash) : url;
+  // Credentials in the authority (https://user:pw@host) go too.
+  const cleaned = base.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, `$1${MASK}@`);
+  return at >= 0 ? `${cleaned}?${MASK}` : cleaned;
+}
+
+/** The text with every given secret, bearer token and presigned query string masked. */
+export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4) out = out.split(secret).join(MASK);
+  }
+  out = out.replace(/(Bearer\s+)[^\s"',;]+/gi, `$1${MASK}`);
+  out = out.replace(/\b(https?:\/\/[^\s"'<>?]+)\?[^\s"'<>]*/gi, (_m, base: string) => redactUrl(`${base}?x`));
+  return out;
+}
