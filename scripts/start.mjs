@@ -1,0 +1,68 @@
+// `npm start`: the playground. Builds the extension, starts the API simulator with demo data,
+// starts a real VS Code (code-server) with the extension loaded and pointed at the simulator,
+// and prints the URL to open. Ctrl-C stops everything.
+//   npm start -- --port 8080 --host 127.0.0.1 --time-scale 10
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ensureDeps } from './ensure-deps.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+
+ensureDeps();
+const { startCodeServer } = require(join(root, 'out/test/host/codeServer.js'));
+const { hostPaths } = require(join(root, 'out/test/host/versions.js'));
+const { workbenchUrl } = require(join(root, 'out/test/host/workbench.js'));
+
+function startSimulator() {
+  const child = spawn(process.execPath, [join(root, 'out/test/simulator/main.js'), '--demo', '--time-scale', arg('time-scale', '10')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const info = {};
+    child.once('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = /^(\w+): (.*)$/.exec(line);
+      if (m) info[m[1]] = m[2];
+      if (line.startsWith('ready:')) resolve({ child, info });
+    });
+  });
+}
+
+const { child: simulator, info } = await startSimulator();
+const server = await startCodeServer({
+  paths: hostPaths(),
+  host: arg('host', '127.0.0.1'),
+  port: Number(arg('port', process.env.PORT ?? '8080')),
+  settings: { 'docsAdmin.baseUrl': info.baseUrl, 'docsAdmin.projectId': info.projectId, 'workbench.colorTheme': 'Default Dark Modern' },
+});
+const url = workbenchUrl(server, { extensionDevelopmentPath: root });
+
+console.log(`
+Docs Admin playground
+  simulator   ${info.baseUrl}  (project ${info.projectId}, demo key ${info.key})
+  VS Code     ${server.url}
+
+Open this URL in your browser (it loads the extension in development mode):
+
+  ${url}
+
+Ctrl-C stops everything.`);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  simulator.kill('SIGTERM');
+  await server.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
