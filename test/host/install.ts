@@ -17,6 +17,16 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`);
 }
 
+/** The environment without the variables an outer npm run-script sets. */
+export function withoutNpmConfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const clean: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (/^npm_/i.test(name) || name === 'NODE' || name === 'INIT_CWD') continue;
+    clean[name] = value;
+  }
+  return clean;
+}
+
 export function isHostInstalled(paths: HostPaths = hostPaths()): boolean {
   return existsSync(join(paths.dir, COMPLETE));
 }
@@ -42,7 +52,9 @@ export function ensureHost(log: (line: string) => void = (line) => console.log(l
     mkdirSync(modules);
     writeFileSync(join(modules, 'package.json'), JSON.stringify({ name: 'docs-admin-test-host', private: true }));
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      // An outer `npm test` exports its config as npm_* variables (npm_config_user_agent names
+      // Node 20, and code-server's postinstall reads it): the nested install must not inherit them.
+      ...withoutNpmConfig(process.env),
       // code-server's postinstall compiles native modules against Node 24, offline.
       PATH: `${dirname(workPaths.nodeBin)}:${process.env.PATH ?? ''}`,
       npm_config_nodedir: workPaths.nodeDir,
