@@ -1,0 +1,217 @@
+/**
+ * Jobs of one environment, kept current: the registry (what is tracked), the API client
+ * (what it is now) and the scheduler (when to ask). The editor and the CLI show what this
+ * service knows; it never shows anything itself.
+ */
+import { ApiError, AuthError, NotFoundError, RateLimitedError, type AdminApiClient } from '../api';
+import type { AgentJob, ExportJob } from '../api/types';
+import type { Logger } from '../log';
+import type { Clock } from './clock';
+import { isAgentTerminal, isExportTerminal } from './present';
+import { jobKey, type JobKey, type JobRegistry, type TrackedJob } from './registry';
+import { PollScheduler, type PollOutcome, type PollTarget } from './scheduler';
+
+export type ServiceState =
+  | { kind: 'ok' }
+  | { kind: 'noKey' }
+  | { kind: 'unauthorized'; message: string }
+  | { kind: 'unreachable'; message: string };
+
+export interface Transition {
+  key: JobKey;
+  job: TrackedJob;
+  from: string | undefined;
+  to: string;
+}
+
+export interface JobsServiceOptions {
+  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport'>;
+  registry: JobRegistry;
+  clock: Clock;
+  isFocused: () => boolean;
+  log: Logger;
+  floorMs?: number;
+  ceilingMs?: number;
+  maxConcurrent?: number;
+}
+
+type Listener<T> = (value: T) => void;
+
+export function isTerminal(job: TrackedJob): boolean {
+  if (job.snapshot === undefined) return false;
+  return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
+}
+
+export class JobsService {
+  private readonly scheduler: PollScheduler;
+  private readonly errors = new Map<JobKey, string>();
+  private state: ServiceState = { kind: 'ok' };
+  private readonly stateListeners = new Set<Listener<ServiceState>>();
+  private readonly transitionListeners = new Set<Listener<Transition>>();
+  private readonly changeListeners = new Set<Listener<JobKey[]>>();
+  private readonly registryListener: { dispose(): void };
+
+  constructor(private readonly options: JobsServiceOptions) {
+    this.scheduler = new PollScheduler({
+      clock: options.clock,
+      isFocused: options.isFocused,
+      poll: (target, signal) => this.poll(target, signal),
+      log: options.log,
+      ...(options.floorMs === undefined ? {} : { floorMs: options.floorMs }),
+      ...(options.ceilingMs === undefined ? {} : { ceilingMs: options.ceilingMs }),
+      ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
+    });
+    this.registryListener = options.registry.onDidChange((keys) => this.emitChange(keys));
+    for (const job of options.registry.list()) if (!isTerminal(job)) this.scheduler.track({ key: jobKey(job), kind: job.kind });
+  }
+
+  get currentState(): ServiceState {
+    return this.state;
+  }
+
+  /** How many tracked jobs are not terminal yet. */
+  get activeCount(): number {
+    return this.scheduler.size;
+  }
+
+  list(): TrackedJob[] {
+    return this.options.registry.list();
+  }
+
+  /** The last error seen for a job (a 404, say), to show on its row. */
+  errorOf(key: JobKey): string | undefined {
+    return this.errors.get(key);
+  }
+
+  async trackAgentJob(id: string): Promise<TrackedJob> {
+    const job: TrackedJob = { kind: 'agent', id, addedAt: this.options.clock.now() };
+    const key = jobKey(job);
+    const existing = this.options.registry.get(key);
+    if (existing !== undefined) {
+      this.refresh(key);
+      return existing;
+    }
+    await this.options.registry.add(job);
+    this.scheduler.track({ key, kind: 'agent' });
+    return job;
+  }
+
+  /** Starts an export on the server and tracks it. */
+  async startExport(domain: string, signal?: AbortSignal): Promise<ExportJob> {
+    const started = await this.options.client.startExport({ domain }, signal === undefined ? {} : { signal });
+    const job: TrackedJob = { kind: 'export', id: started.jobId, addedAt: this.options.clock.now(), domain, snapshot: started };
+    await this.options.registry.add(job);
+    if (!isTerminal(job)) this.scheduler.track({ key: jobKey(job), kind: 'export' });
+    this.setState({ kind: 'ok' });
+    return started;
+  }
+
+  async untrack(key: JobKey): Promise<void> {
+    this.scheduler.untrack(key);
+    this.errors.delete(key);
+    await this.options.registry.remove(key);
+  }
+
+  /** Polls now: one job, or every job that is not terminal (and those never read yet). */
+  refresh(key?: JobKey): void {
+    const jobs = key === undefined ? this.list() : [this.options.registry.get(key)].filter((j): j is TrackedJob => j !== undefined);
+    for (const job of jobs) {
+      const k = jobKey(job);
+      if (!isTerminal(job) || this.errors.has(k)) this.scheduler.track({ key: k, kind: job.kind });
+    }
+    this.scheduler.refreshNow();
+  }
+
+  setFocused(focused: boolean): void {
+    this.scheduler.setFocused(focused);
+  }
+
+  /** The key changed (set, cleared, or changed in another window). */
+  keyChanged(hasKey: boolean): void {
+    if (!hasKey) {
+      this.scheduler.pause();
+      this.setState({ kind: 'noKey' });
+      return;
+    }
+    this.setState({ kind: 'ok' });
+    this.scheduler.resume();
+    this.refresh();
+  }
+
+  onDidChangeState(listener: Listener<ServiceState>): { dispose(): void } {
+    this.stateListeners.add(listener);
+    return { dispose: () => this.stateListeners.delete(listener) };
+  }
+
+  onDidTransition(listener: Listener<Transition>): { dispose(): void } {
+    this.transitionListeners.add(listener);
+    return { dispose: () => this.transitionListeners.delete(listener) };
+  }
+
+  /** Keys whose row changed (snapshot, error, tracked or not). */
+  onDidChangeJobs(listener: Listener<JobKey[]>): { dispose(): void } {
+    this.changeListeners.add(listener);
+    return { dispose: () => this.changeListeners.delete(listener) };
+  }
+
+  dispose(): void {
+    this.scheduler.dispose();
+    this.registryListener.dispose();
+    this.stateListeners.clear();
+    this.transitionListeners.clear();
+    this.changeListeners.clear();
+  }
+
+  private setState(state: ServiceState): void {
+    if (JSON.stringify(state) === JSON.stringify(this.state)) return;
+    this.state = state;
+    for (const listener of this.stateListeners) listener(state);
+  }
+
+  private emitChange(keys: JobKey[]): void {
+    for (const listener of this.changeListeners) listener(keys);
+  }
+
+  private async poll(target: PollTarget, signal: AbortSignal): Promise<PollOutcome> {
+    const key = target.key as JobKey;
+    const job = this.options.registry.get(key);
+    if (job === undefined) return { kind: 'ok', terminal: true, changed: false };
+    try {
+      const snapshot: AgentJob | ExportJob =
+        job.kind === 'agent' ? await this.options.client.getAgentJob(job.id, { signal }) : await this.options.client.getExportJob(job.id, { signal });
+      const before = job.snapshot;
+      const hadError = this.errors.delete(key);
+      const changed = await this.options.registry.updateSnapshot(key, snapshot);
+      if (hadError && !changed) this.emitChange([key]);
+      this.setState({ kind: 'ok' });
+      const updated = this.options.registry.get(key) ?? job;
+      if (before !== undefined && before.status !== snapshot.status) {
+        for (const listener of this.transitionListeners) listener({ key, job: updated, from: before.status, to: snapshot.status });
+      }
+      // A job first read when already done makes no transition: no notification, just its row.
+      const progress = 'progress' in snapshot ? snapshot.progress : undefined;
+      return { kind: 'ok', terminal: isTerminal(updated), changed, ...(progress === undefined ? {} : { progress }) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.kind === 'aborted') return { kind: 'error' };
+      if (error instanceof AuthError) {
+        this.setState(error.reason === 'missing' ? { kind: 'noKey' } : { kind: 'unauthorized', message: error.message });
+        return { kind: 'unauthorized' };
+      }
+      if (error instanceof RateLimitedError) return { kind: 'rateLimited', retryAfterMs: error.retryAfterMs ?? 60_000 };
+      if (error instanceof NotFoundError || error.kind === 'forbidden' || error.kind === 'invalidInput') {
+        // Asking again will not help until the user acts: show it on the row and stop.
+        this.errors.set(key, error.message);
+        this.emitChange([key]);
+        return { kind: 'ok', terminal: true, changed: true };
+      }
+      this.options.log.warn(`Could not refresh ${key}: ${error.message}`);
+      if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'redirect') {
+        this.setState({ kind: 'unreachable', message: error.message });
+      }
+      this.errors.set(key, error.message);
+      this.emitChange([key]);
+      return { kind: 'error' };
+    }
+  }
+}

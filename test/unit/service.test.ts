@@ -1,0 +1,138 @@
+import * as assert from 'node:assert/strict';
+import { AdminApiClient } from '../../src/core/api';
+import { systemClock } from '../../src/core/jobs/clock';
+import { JobRegistry, type KeyValueStore } from '../../src/core/jobs/registry';
+import { JobsService, type ServiceState, type Transition } from '../../src/core/jobs/service';
+import { silentLogger } from '../../src/core/log';
+import { Simulator } from '../simulator';
+
+class MemoryStore implements KeyValueStore {
+  readonly data = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.data.get(key);
+  }
+  update(key: string, value: unknown): Promise<void> {
+    this.data.set(key, JSON.parse(JSON.stringify(value)));
+    return Promise.resolve();
+  }
+}
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('JobsService against the simulator', () => {
+  let sim: Simulator;
+  let key: string | undefined;
+  let store: MemoryStore;
+  const disposables: { dispose(): void }[] = [];
+  const clients: AdminApiClient[] = [];
+
+  function service(): JobsService {
+    const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => key, baseDelayMs: 1, maxDelayMs: 5 });
+    clients.push(client);
+    const s = new JobsService({
+      client,
+      registry: new JobRegistry(store, 'jobs.test', silentLogger),
+      clock: systemClock,
+      isFocused: () => true,
+      log: silentLogger,
+      floorMs: 20,
+      ceilingMs: 50,
+    });
+    disposables.push(s);
+    return s;
+  }
+
+  beforeEach(async () => {
+    // 1 real ms = 1 simulated s.
+    sim = await Simulator.start({ timeScale: 1_000 });
+    key = sim.key;
+    store = new MemoryStore();
+  });
+  afterEach(async () => {
+    for (const d of disposables.splice(0)) d.dispose();
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await sim.stop();
+  });
+
+  it('follows an agent job to completion, reports the transition, then stops asking', async () => {
+    sim.addAgentJob({ id: 'j1', durationMs: 300_000 });
+    const s = service();
+    const transitions: Transition[] = [];
+    s.onDidTransition((t) => transitions.push(t));
+    await s.trackAgentJob('j1');
+    await waitFor('the completion', () => transitions.length > 0);
+    assert.deepEqual(transitions.map((t) => [t.key, t.from, t.to]), [['agent:j1', 'active', 'completed']]);
+    const job = s.list()[0];
+    assert.ok(job?.kind === 'agent' && job.snapshot?.prLink !== null);
+    assert.equal(s.activeCount, 0);
+    const count = sim.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(sim.requests.length, count, 'a terminal job is never polled again');
+  });
+
+  it('shows the server\'s 404 message on the job and stops polling it', async () => {
+    const s = service();
+    await s.trackAgentJob('nope');
+    await waitFor('the error', () => s.errorOf('agent:nope') !== undefined);
+    assert.match(s.errorOf('agent:nope') ?? '', /Agent job not found/);
+    const count = sim.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(sim.requests.length, count);
+    assert.equal(s.list().length, 1, 'the job stays tracked');
+  });
+
+  it('pauses on a rejected key and resumes when a good key is set', async () => {
+    sim.addAgentJob({ id: 'j', durationMs: 10_000_000 });
+    key = 'da_wrong_key_000';
+    const s = service();
+    const states: ServiceState[] = [];
+    s.onDidChangeState((state) => states.push(state));
+    await s.trackAgentJob('j');
+    await waitFor('the rejection', () => s.currentState.kind === 'unauthorized');
+    const count = sim.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(sim.requests.length, count, 'no polling while the key is rejected');
+    key = sim.key;
+    s.keyChanged(true);
+    await waitFor('a snapshot', () => s.list()[0]?.snapshot !== undefined);
+    assert.equal(s.currentState.kind, 'ok');
+    assert.deepEqual(states.map((x) => x.kind), ['unauthorized', 'ok']);
+  });
+
+  it('starts an export, tracks its progress to completion', async () => {
+    sim.setExportDefaults({ queuedMs: 20_000, durationMs: 200_000, pages: 80 });
+    const s = service();
+    const progress: number[] = [];
+    s.onDidChangeJobs(() => {
+      const snapshot = s.list()[0]?.snapshot;
+      if (snapshot !== undefined && 'progress' in snapshot && snapshot.progress !== undefined) progress.push(snapshot.progress);
+    });
+    const started = await s.startExport('docs.acme.dev');
+    assert.equal(started.status, 'queued');
+    await waitFor('completion', () => s.list()[0]?.snapshot?.status === 'completed');
+    assert.ok(progress.some((p) => p > 0 && p < 100), `saw progress ${progress.join(', ')}`);
+    assert.equal(s.activeCount, 0);
+  });
+
+  it('a reload (a new service on the same storage) keeps every job and resumes the unfinished', async () => {
+    sim.addAgentJob({ id: 'long', durationMs: 10_000_000 });
+    sim.addAgentJob({ id: 'done', durationMs: 1 });
+    const first = service();
+    await first.trackAgentJob('long');
+    await first.trackAgentJob('done');
+    await waitFor('both read', () => first.list().every((j) => j.snapshot !== undefined));
+    first.dispose();
+    sim.clearRequests();
+    const second = service();
+    assert.deepEqual(second.list().map((j) => j.id).sort(), ['done', 'long']);
+    assert.equal(second.activeCount, 1);
+    await waitFor('a poll', () => sim.requests.length > 0);
+    assert.ok(sim.requests.every((r) => r.path.endsWith('/long')), 'only the unfinished job is polled');
+  });
+});
