@@ -1,11 +1,92 @@
 import * as vscode from 'vscode';
-import { registerShowLogs } from './vscode/commands/showLogs';
+import { channelLogger } from './vscode/log';
+import { SECTION } from './vscode/config';
+import { KeyStore } from './vscode/keys';
+import { Notifier } from './vscode/notifications';
+import { Session } from './vscode/session';
+import { JobsStatusBar } from './vscode/statusBar';
+import { JobsTreeProvider, type JobNode } from './vscode/tree/jobsTree';
+import { describeExpiry, linkTimeLeft, registerLinkCommands } from './vscode/commands/links';
+import { registerJobCommands } from './vscode/commands/jobs';
+import { registerKeyCommands } from './vscode/commands/key';
+import { registerSettingCommands } from './vscode/commands/settings';
+import { command } from './vscode/commands/deps';
 
-/** Builds the parts, wires them, registers them. Nothing else: no network, no file scan. */
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Docs Admin', { log: true });
-  context.subscriptions.push(log);
-  context.subscriptions.push(registerShowLogs({ log }));
+/** What activate() returns: the parts the integration tests inspect. Not a public API. */
+export interface DocsAdminInternals {
+  session: Session;
+  agentTree: JobsTreeProvider;
+  exportTree: JobsTreeProvider;
+  statusBar: JobsStatusBar;
+  notifier: Notifier;
+}
+
+/** Builds the parts, wires them, registers them. No network and no file scan here. */
+export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
+  const channel = vscode.window.createOutputChannel('Docs Admin', { log: true });
+  const keys = new KeyStore(context.secrets);
+  const log = channelLogger(channel, () => keys.known());
+  const session = new Session(context, keys, log);
+  const agentTree = new JobsTreeProvider(session, 'agent');
+  const exportTree = new JobsTreeProvider(session, 'export', (key) => {
+    const known = session.bundles.get(key);
+    return known === undefined ? undefined : describeExpiry(linkTimeLeft(known.bundle, known.receivedAt, Date.now()));
+  });
+  const agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: agentTree, showCollapseAll: false });
+  const exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: exportTree, showCollapseAll: false });
+  const statusBar = new JobsStatusBar(session);
+  const notifier = new Notifier();
+  const reveal = (node: JobNode) => {
+    const view = node.kind === 'agent' ? agentView : exportView;
+    if (view.visible) void view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
+  };
+  const showMessage = () => {
+    // An empty message hides it.
+    const message = session.stateMessage ?? '';
+    agentView.message = message;
+    exportView.message = message;
+  };
+  const deps = { context, session, keys, log, channel, reveal };
+
+  context.subscriptions.push(
+    channel,
+    session,
+    agentTree,
+    exportTree,
+    agentView,
+    exportView,
+    statusBar,
+    command('docsAdmin.logs.show', deps, () => channel.show(true)),
+    ...registerKeyCommands(deps),
+    ...registerSettingCommands(deps),
+    ...registerJobCommands(deps),
+    ...registerLinkCommands(deps),
+    session.onDidTransition((t) => notifier.show(t)),
+    session.onDidChangeState(showMessage),
+    keys.onDidChange((environmentId) => {
+      // Set, changed or cleared here or in another window.
+      if (environmentId === session.environment.id) void session.rebuild();
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration(SECTION)) void session.rebuild();
+    }),
+    vscode.window.onDidChangeWindowState((state) => session.service?.setFocused(state.focused)),
+  );
+  void vscode.commands.executeCommand('setContext', 'docsAdmin.state', 'noKey');
+  void session.rebuild().then(() => seedPlaygroundKey(context, keys, session));
+  return { session, agentTree, exportTree, statusBar, notifier };
+}
+
+/**
+ * The playground (`npm start`) hands the simulator's demo key to a development host, so a
+ * newcomer sees rows at once. Never in an installed extension.
+ */
+async function seedPlaygroundKey(context: vscode.ExtensionContext, keys: KeyStore, session: Session): Promise<void> {
+  const demo = process.env.DOCS_ADMIN_PLAYGROUND_KEY;
+  if (context.extensionMode !== vscode.ExtensionMode.Development || demo === undefined || demo === '') return;
+  if ((await keys.get(session.environment.id)) !== undefined) return;
+  await keys.set(session.environment.id, demo);
+  await session.rebuild();
 }
 
 export function deactivate(): void {

@@ -4,6 +4,7 @@
  * them without an editor.
  */
 import type { AgentJob, ExportJob } from '../api/types';
+import type { TrackedJob } from './registry';
 
 export interface Presentation {
   label: string;
@@ -126,4 +127,10 @@ export function isAgentTerminal(job: Pick<AgentJob, 'status'>): boolean {
 
 export function isExportTerminal(job: Pick<ExportJob, 'status'>): boolean {
   return job.status === 'completed' || job.status === 'failed';
+}
+
+/** Whether a tracked job has reached a status it never leaves (unknown statuses are not). */
+export function isTerminal(job: TrackedJob): boolean {
+  if (job.snapshot === undefined) return false;
+  return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
 }

@@ -7,7 +7,7 @@ import { ApiError, AuthError, NotFoundError, RateLimitedError, type AdminApiClie
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
-import { isAgentTerminal, isExportTerminal } from './present';
+import { isTerminal } from './present';
 import { jobKey, type JobKey, type JobRegistry, type TrackedJob } from './registry';
 import { PollScheduler, type PollOutcome, type PollTarget } from './scheduler';
 
@@ -36,11 +36,6 @@ export interface JobsServiceOptions {
 }
 
 type Listener<T> = (value: T) => void;
-
-export function isTerminal(job: TrackedJob): boolean {
-  if (job.snapshot === undefined) return false;
-  return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
-}
 
 export class JobsService {
   private readonly scheduler: PollScheduler;
@@ -76,6 +71,10 @@ export class JobsService {
 
   list(): TrackedJob[] {
     return this.options.registry.list();
+  }
+
+  get(key: JobKey): TrackedJob | undefined {
+    return this.options.registry.get(key);
   }
 
   /** The last error seen for a job (a 404, say), to show on its row. */

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { KeyStore } from '../keys';
+import type { Session } from '../session';
+import type { JobNode } from '../tree/jobsTree';
+
+export interface Deps {
+  context: vscode.ExtensionContext;
+  session: Session;
+  keys: KeyStore;
+  log: Logger;
+  channel: vscode.LogOutputChannel;
+  reveal: (node: JobNode) => void;
+}
+
+/**
+ * Registers a command, wrapped once: an error is logged with its stack and shown with a
+ * "Show Logs" action; the handler's result is returned (tests read it).
+ */
+export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' | 'channel'>, handler: (...args: A) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: A) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      deps.log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? message) : message}`);
+      void vscode.window.showErrorMessage(message, 'Show Logs').then((choice) => {
+        if (choice === 'Show Logs') deps.channel.show(true);
+      });
+      return undefined;
+    }
+  });
+}
+
+/** The service, or an error that says what to set up first. */
+export function requireService(deps: Pick<Deps, 'session'>) {
+  const service = deps.session.service;
+  if (service === undefined) {
+    throw new Error(`Set the base URL and project id of the "${deps.session.environment.name}" environment first (Docs Admin: Set Base URL, Docs Admin: Set Project ID).`);
+  }
+  return service;
+}
+
+export function isJobNode(value: unknown): value is JobNode {
+  return typeof value === 'object' && value !== null && typeof (value as JobNode).key === 'string';
+}

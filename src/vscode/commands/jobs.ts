@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import { jobKey } from '../../core/jobs/registry';
+import { parseExportDomain, parseJobId } from '../../core/jobs/input';
+import { command, isJobNode, requireService, type Deps } from './deps';
+
+export function registerJobCommands(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.agentJob.track', deps, async (given?: string) => {
+      const service = requireService(deps);
+      const value =
+        given ??
+        (await vscode.window.showInputBox({
+          title: 'Docs Admin: track an agent job',
+          prompt: 'The job id, or a URL that contains it',
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            const r = parseJobId(v);
+            return r.ok ? undefined : r.reason;
+          },
+        }));
+      if (value === undefined) return undefined;
+      const parsed = parseJobId(value);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      const job = await service.trackAgentJob(parsed.id);
+      deps.reveal({ key: jobKey(job), kind: 'agent' });
+      return parsed.id;
+    }),
+    command('docsAdmin.export.start', deps, async (given?: string) => {
+      const service = requireService(deps);
+      const value =
+        given ??
+        (await vscode.window.showInputBox({
+          title: 'Docs Admin: start a static export',
+          prompt: 'The domain of the docs site (a bare host name)',
+          placeHolder: 'docs.example.com',
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            const r = parseExportDomain(v);
+            return r.ok ? (r.note === undefined ? undefined : { message: r.note, severity: vscode.InputBoxValidationSeverity.Info }) : r.reason;
+          },
+        }));
+      if (value === undefined) return undefined;
+      const parsed = parseExportDomain(value);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      if (parsed.note !== undefined) void vscode.window.showInformationMessage(parsed.note);
+      const job = await service.startExport(parsed.domain);
+      deps.reveal({ key: jobKey({ kind: 'export', id: job.jobId }), kind: 'export' });
+      return job.jobId;
+    }),
+    command('docsAdmin.refresh', deps, async () => {
+      if (deps.session.state === 'unreachable' || deps.session.state === 'unauthorized') await deps.session.rebuild();
+      deps.session.service?.refresh();
+      return true;
+    }),
+    command('docsAdmin.job.refresh', deps, (node: unknown) => {
+      if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      requireService(deps).refresh(node.key);
+      return true;
+    }),
+    command('docsAdmin.job.copyId', deps, async (node: unknown) => {
+      if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      const job = requireService(deps).get(node.key);
+      if (job === undefined) throw new Error('That job is no longer tracked.');
+      await vscode.env.clipboard.writeText(job.id);
+      vscode.window.setStatusBarMessage(`Copied job id ${job.id}`, 3000);
+      return job.id;
+    }),
+    command('docsAdmin.job.stopTracking', deps, async (node: unknown) => {
+      if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      await requireService(deps).untrack(node.key);
+      deps.session.bundles.delete(node.key);
+      return true;
+    }),
+  ];
+}

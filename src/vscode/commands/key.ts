@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import { AdminApiClient, AuthError, ForbiddenError, NotFoundError } from '../../core/api';
+import { checkBaseUrl } from '../../core/links';
+import { command, type Deps } from './deps';
+
+/** Validates a pasted key: trimmed, nothing inside it that a key cannot hold. */
+export function checkKeyInput(value: string): string | undefined {
+  const key = value.trim();
+  if (key === '') return 'Paste the admin key.';
+  if (/\s/.test(key)) return 'The key holds spaces or line breaks: copy it again from the API keys page.';
+  if (/^https?:\/\//i.test(key)) return 'That is a URL, not a key.';
+  return undefined;
+}
+
+type Check = 'accepted' | 'rejected' | 'unchecked';
+
+async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note?: string }> {
+  const env = deps.session.environment;
+  const base = checkBaseUrl(env.baseUrl);
+  if (!base.ok || env.projectId === '') return { result: 'unchecked', note: 'set the base URL and project id to check it' };
+  const client = new AdminApiClient({ baseUrl: base.baseUrl, projectId: env.projectId, getKey: () => key, log: deps.log, maxAttempts: 1, requestTimeoutMs: 10_000 });
+  try {
+    // No endpoint says "who am I": an unknown job answers 404 only once the key is accepted.
+    await client.getAgentJob('docs-admin-key-check');
+    return { result: 'accepted' };
+  } catch (error) {
+    if (error instanceof NotFoundError) return { result: 'accepted' };
+    if (error instanceof AuthError) return { result: 'rejected', note: error.message };
+    if (error instanceof ForbiddenError) return { result: 'accepted', note: error.message };
+    return { result: 'unchecked', note: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await client.close();
+  }
+}
+
+export function registerKeyCommands(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.key.set', deps, async (given?: string) => {
+      const env = deps.session.environment;
+      const value =
+        given ??
+        (await vscode.window.showInputBox({
+          title: `Docs Admin: admin key for "${env.name}"`,
+          prompt: 'From the dashboard: organization settings → API keys. Stored in the system keychain only.',
+          password: true,
+          ignoreFocusOut: true,
+          validateInput: checkKeyInput,
+        }));
+      if (value === undefined) return false;
+      const problem = checkKeyInput(value);
+      if (problem !== undefined) throw new Error(problem);
+      const key = value.trim();
+      const check = await liveCheck(deps, key);
+      if (check.result === 'rejected') {
+        const choice = given === undefined ? await vscode.window.showErrorMessage(`The server rejected this key; it was not saved. ${check.note ?? ''}`, 'Save Anyway') : undefined;
+        if (choice !== 'Save Anyway') return false;
+      }
+      await deps.keys.set(env.id, key);
+      await deps.session.rebuild();
+      if (check.result === 'unchecked') void vscode.window.showWarningMessage(`Admin key saved for "${env.name}", but not checked: ${check.note ?? ''}`);
+      else void vscode.window.showInformationMessage(`Admin key saved for "${env.name}"${check.note === undefined ? ' and accepted by the server' : ` (${check.note})`}.`);
+      return true;
+    }),
+    command('docsAdmin.key.clear', deps, async (confirmed?: boolean) => {
+      const env = deps.session.environment;
+      if (confirmed !== true) {
+        const choice = await vscode.window.showWarningMessage(`Remove the admin key of "${env.name}" from the system keychain?`, { modal: true }, 'Remove');
+        if (choice !== 'Remove') return false;
+      }
+      await deps.keys.delete(env.id);
+      await deps.session.rebuild();
+      return true;
+    }),
+  ];
+}

@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+
+export const SECTION = 'docsAdmin';
+
+export interface EnvironmentSetting {
+  name: string;
+  baseUrl: string;
+  projectId: string;
+}
+
+export interface Config {
+  baseUrl: string;
+  projectId: string;
+  environments: EnvironmentSetting[];
+  notifications: 'all' | 'failures' | 'none';
+  minIntervalMs: number;
+  maxIntervalMs: number;
+}
+
+/** The extension's settings, typed and sanitised in one place. */
+export function readConfig(): Config {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const environments = c.get<unknown[]>('environments', []).filter(
+    (e): e is EnvironmentSetting =>
+      typeof e === 'object' && e !== null && ['name', 'baseUrl', 'projectId'].every((k) => typeof (e as Record<string, unknown>)[k] === 'string'),
+  );
+  const notifications = c.get<string>('notifications', 'all');
+  const min = Math.max(1, c.get<number>('polling.minIntervalSeconds', 2));
+  const max = Math.max(min, c.get<number>('polling.maxIntervalSeconds', 60));
+  return {
+    baseUrl: c.get<string>('baseUrl', '').trim(),
+    projectId: c.get<string>('projectId', '').trim(),
+    environments,
+    notifications: notifications === 'failures' || notifications === 'none' ? notifications : 'all',
+    minIntervalMs: min * 1000,
+    maxIntervalMs: max * 1000,
+  };
+}

@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { readConfig, SECTION, type EnvironmentSetting } from './config';
+
+export interface Environment {
+  /** `default`, or `env:<name>` for one of `docsAdmin.environments`. */
+  id: string;
+  name: string;
+  baseUrl: string;
+  projectId: string;
+}
+
+const ACTIVE = 'docsAdmin.activeEnvironment';
+
+export function listEnvironments(): Environment[] {
+  const config = readConfig();
+  return [
+    { id: 'default', name: 'Default', baseUrl: config.baseUrl, projectId: config.projectId },
+    ...config.environments.map((e) => ({ id: `env:${e.name}`, name: e.name, baseUrl: e.baseUrl.trim(), projectId: e.projectId.trim() })),
+  ];
+}
+
+export function activeEnvironment(state: vscode.Memento): Environment {
+  const all = listEnvironments();
+  const id = state.get<string>(ACTIVE, 'default');
+  return all.find((e) => e.id === id) ?? (all[0] as Environment);
+}
+
+export async function setActiveEnvironment(state: vscode.Memento, id: string): Promise<void> {
+  await state.update(ACTIVE, id);
+}
+
+/** Changes the active environment's base URL or project id, where it is configured. */
+export async function updateEnvironment(env: Environment, field: 'baseUrl' | 'projectId', value: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  if (env.id === 'default') {
+    await config.update(field, value, vscode.ConfigurationTarget.Global);
+    return;
+  }
+  const list = config.get<EnvironmentSetting[]>('environments', []).map((e) => (`env:${e.name}` === env.id ? { ...e, [field]: value } : e));
+  await config.update('environments', list, vscode.ConfigurationTarget.Global);
+}
+
+export async function addEnvironment(setting: EnvironmentSetting): Promise<string> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const list = config.get<EnvironmentSetting[]>('environments', []).filter((e) => e.name !== setting.name);
+  await config.update('environments', [...list, setting], vscode.ConfigurationTarget.Global);
+  return `env:${setting.name}`;
+}

@@ -1,0 +1,27 @@
+import * as vscode from 'vscode';
+import { noticeFor, type Notice } from '../core/jobs/notices';
+import type { Transition } from '../core/jobs/service';
+import { readConfig } from './config';
+import type { JobNode } from './tree/jobsTree';
+
+/** Shows notices for finished jobs; remembers the recent ones (tests read them). */
+export class Notifier {
+  readonly recent: Notice[] = [];
+
+  get last(): Notice | undefined {
+    return this.recent[this.recent.length - 1];
+  }
+
+  show(t: Transition): void {
+    const notice = noticeFor(t, readConfig().notifications);
+    if (notice === undefined) return;
+    this.recent.push(notice);
+    if (this.recent.length > 20) this.recent.shift();
+    const node: JobNode = { key: t.key, kind: t.job.kind };
+    const show = notice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    void show(notice.message, ...notice.actions.map((a) => a.title)).then((choice) => {
+      const action = notice.actions.find((a) => a.title === choice);
+      if (action !== undefined) void vscode.commands.executeCommand(action.command, node);
+    });
+  }
+}

@@ -1,0 +1,143 @@
+import * as vscode from 'vscode';
+import { AdminApiClient, type Bundle } from '../core/api';
+import { systemClock } from '../core/jobs/clock';
+import { JobRegistry, type JobKey } from '../core/jobs/registry';
+import { JobsService, type ServiceState, type Transition } from '../core/jobs/service';
+import { checkBaseUrl } from '../core/links';
+import type { Logger } from '../core/log';
+import { readConfig } from './config';
+import { activeEnvironment, type Environment } from './environments';
+import type { KeyStore } from './keys';
+
+export type SessionState = ServiceState['kind'] | 'noProject';
+
+/**
+ * The active environment, and its client and jobs. Rebuilt when the environment, its
+ * settings or its key change; the views, status bar and commands read it.
+ */
+export class Session implements vscode.Disposable {
+  private current: { env: Environment; client: AdminApiClient; service: JobsService; listeners: { dispose(): void }[] } | undefined;
+  private env: Environment;
+  private stateValue: SessionState = 'noKey';
+  private problem: string | undefined;
+  /** Bundle links generated in this window, with when they arrived (for clock-skew correction). */
+  readonly bundles = new Map<JobKey, { bundle: Bundle; receivedAt: number }>();
+  private readonly onJobsEmitter = new vscode.EventEmitter<JobKey[] | undefined>();
+  private readonly onStateEmitter = new vscode.EventEmitter<SessionState>();
+  private readonly onTransitionEmitter = new vscode.EventEmitter<Transition>();
+  /** Rows that changed; `undefined` for all of them. */
+  readonly onDidChangeJobs = this.onJobsEmitter.event;
+  readonly onDidChangeState = this.onStateEmitter.event;
+  readonly onDidTransition = this.onTransitionEmitter.event;
+  private building: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly keys: KeyStore,
+    private readonly log: Logger,
+  ) {
+    this.env = activeEnvironment(context.globalState);
+  }
+
+  get environment(): Environment {
+    return this.env;
+  }
+
+  get state(): SessionState {
+    return this.stateValue;
+  }
+
+  /** Why the session is not usable, for a view message. */
+  get stateMessage(): string | undefined {
+    return this.problem;
+  }
+
+  get service(): JobsService | undefined {
+    return this.current?.service;
+  }
+
+  get client(): AdminApiClient | undefined {
+    return this.current?.client;
+  }
+
+  /** Rebuilds for the active environment; calls are serialised. */
+  rebuild(): Promise<void> {
+    this.building = this.building.then(() => this.build()).catch((error: unknown) => {
+      this.log.error(`Could not set up the environment: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    });
+    return this.building;
+  }
+
+  private teardown(): void {
+    if (this.current === undefined) return;
+    for (const l of this.current.listeners) l.dispose();
+    this.current.service.dispose();
+    void this.current.client.close();
+    this.current = undefined;
+    this.bundles.clear();
+  }
+
+  private async build(): Promise<void> {
+    this.teardown();
+    const env = activeEnvironment(this.context.globalState);
+    this.env = env;
+    const checked = checkBaseUrl(env.baseUrl);
+    if (env.baseUrl === '' || env.projectId === '' || !checked.ok) {
+      this.problem = env.baseUrl !== '' && !checked.ok ? checked.reason : undefined;
+      if (this.problem !== undefined) this.log.warn(`${env.name}: ${this.problem}`);
+      this.setState('noProject');
+      this.onJobsEmitter.fire(undefined);
+      return;
+    }
+    const config = readConfig();
+    const client = new AdminApiClient({
+      baseUrl: checked.baseUrl,
+      projectId: env.projectId,
+      getKey: () => this.keys.get(env.id),
+      log: this.log,
+      userAgent: `docs-admin-vscode/${String((this.context.extension.packageJSON as { version?: string }).version ?? '0')}`,
+    });
+    const service = new JobsService({
+      client,
+      registry: new JobRegistry(this.context.globalState, `docsAdmin.jobs.${env.id}`, this.log),
+      clock: systemClock,
+      isFocused: () => vscode.window.state.focused,
+      log: this.log,
+      floorMs: config.minIntervalMs,
+      ceilingMs: config.maxIntervalMs,
+    });
+    const listeners = [
+      service.onDidChangeJobs((keys) => this.onJobsEmitter.fire(keys)),
+      service.onDidChangeState((state) => {
+        this.problem = 'message' in state ? state.message : undefined;
+        this.setState(state.kind);
+      }),
+      service.onDidTransition((t) => this.onTransitionEmitter.fire(t)),
+    ];
+    this.current = { env, client, service, listeners };
+    this.problem = undefined;
+    let key: string | undefined;
+    try {
+      key = await this.keys.get(env.id);
+    } catch (error) {
+      this.problem = error instanceof Error ? error.message : String(error);
+      this.log.error(this.problem);
+    }
+    service.keyChanged(key !== undefined);
+    this.setState(key === undefined ? 'noKey' : 'ok');
+    this.onJobsEmitter.fire(undefined);
+  }
+
+  private setState(state: SessionState): void {
+    this.stateValue = state;
+    void vscode.commands.executeCommand('setContext', 'docsAdmin.state', state);
+    this.onStateEmitter.fire(state);
+  }
+
+  dispose(): void {
+    this.teardown();
+    this.onJobsEmitter.dispose();
+    this.onStateEmitter.dispose();
+    this.onTransitionEmitter.dispose();
+  }
+}

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { statusText } from '../core/jobs/summary';
+import type { Session } from './session';
+
+export class JobsStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('docsAdmin.running', vscode.StatusBarAlignment.Left, 50);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly session: Session) {
+    this.item.name = 'Docs Admin: running jobs';
+    this.item.command = 'workbench.view.extension.docsAdmin';
+    this.subscription = session.onDidChangeJobs(() => this.update());
+    this.update();
+  }
+
+  /** What the item shows now (the text without its icon), for tests. */
+  get text(): string | undefined {
+    return this.visible ? this.item.text.replace(/^\$\([^)]+\)\s*/, '') : undefined;
+  }
+
+  private visible = false;
+
+  update(): void {
+    const status = statusText(this.session.service?.list() ?? []);
+    if (status === undefined) {
+      this.item.hide();
+      this.visible = false;
+      return;
+    }
+    this.item.text = `$(sync~spin) ${status.text}`;
+    this.item.tooltip = `Docs Admin (${this.session.environment.name})\n${status.lines.join('\n')}\nClick to show the jobs.`;
+    this.item.show();
+    this.visible = true;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,91 @@
+import * as vscode from 'vscode';
+import { compareJobs, presentTracked } from '../../core/jobs/rows';
+import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/registry';
+import type { Session } from '../session';
+
+/** A row: plain data, the job's key. `getTreeItem` builds what it shows. */
+export interface JobNode {
+  readonly key: JobKey;
+  readonly kind: TrackedJob['kind'];
+}
+
+export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<JobNode | JobNode[] | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private nodes = new Map<JobKey, JobNode>();
+  private order: JobKey[] = [];
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly session: Session,
+    private readonly kind: TrackedJob['kind'],
+    private readonly describeExpiry: (key: JobKey) => string | undefined = () => undefined,
+  ) {
+    this.subscription = session.onDidChangeJobs((keys) => this.changed(keys));
+  }
+
+  /** Only the rows that changed, unless the list itself (members or order) changed. */
+  private changed(keys: JobKey[] | undefined): void {
+    const order = this.sortedKeys();
+    const sameList = order.length === this.order.length && order.every((k, i) => k === this.order[i]);
+    if (keys === undefined || !sameList) {
+      this.emitter.fire(undefined);
+      return;
+    }
+    const rows = keys.map((k) => this.nodes.get(k)).filter((n): n is JobNode => n !== undefined);
+    if (rows.length > 0) this.emitter.fire(rows);
+  }
+
+  private jobs(): TrackedJob[] {
+    return (this.session.service?.list() ?? []).filter((j) => j.kind === this.kind).sort(compareJobs);
+  }
+
+  private sortedKeys(): JobKey[] {
+    return this.jobs().map(jobKey);
+  }
+
+  getChildren(element?: JobNode): JobNode[] {
+    if (element !== undefined) return [];
+    const jobs = this.jobs();
+    const nodes = new Map<JobKey, JobNode>();
+    for (const job of jobs) {
+      const key = jobKey(job);
+      nodes.set(key, this.nodes.get(key) ?? { key, kind: job.kind });
+    }
+    this.nodes = nodes;
+    this.order = [...nodes.keys()];
+    return [...nodes.values()];
+  }
+
+  getTreeItem(node: JobNode): vscode.TreeItem {
+    const service = this.session.service;
+    const job = service?.get(node.key);
+    if (service === undefined || job === undefined) return new vscode.TreeItem(node.key);
+    const p = presentTracked(job, service.errorOf(node.key), Date.now(), this.describeExpiry(node.key));
+    const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
+    item.id = node.key;
+    item.description = p.description;
+    item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
+    item.contextValue = p.contextValue;
+    const tooltip = new vscode.MarkdownString(undefined, true);
+    tooltip.isTrusted = false;
+    tooltip.appendMarkdown(`**${escapeMarkdown(p.label)}**\n\n`);
+    for (const line of p.details) tooltip.appendMarkdown(`${escapeMarkdown(line)}  \n`);
+    item.tooltip = tooltip;
+    item.accessibilityInformation = { label: `${p.label}, ${p.description}` };
+    return item;
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}
+
+function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}

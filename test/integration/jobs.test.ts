@@ -1,0 +1,159 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { DocsAdminInternals } from '../../src/extension';
+import type { JobNode } from '../../src/vscode/tree/jobsTree';
+import { Simulator } from '../simulator';
+import { configure, internals, waitFor } from './support';
+
+describe('agent jobs and exports in the editor (against the simulator)', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: DocsAdminInternals;
+
+  const item = (node: JobNode, tree = api.agentTree) => tree.getTreeItem(node);
+  const rows = (tree = api.agentTree) => tree.getChildren();
+  const row = (id: string, tree = api.agentTree) => rows(tree).find((n) => n.key.endsWith(`:${id}`));
+  const description = (id: string, tree = api.agentTree) => {
+    const node = row(id, tree);
+    return node === undefined ? undefined : String(item(node, tree).description);
+  };
+
+  /** The tooltip's Markdown as a person reads it (escapes removed). */
+  const tooltipText = (treeItem: vscode.TreeItem) => (treeItem.tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
+
+  before(async () => {
+    // 1 real ms is 1 simulated second: a 30-minute job takes 1.8 s.
+    sim = await Simulator.start({ timeScale: 1_000 });
+    api = await internals();
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
+    await sim.stop();
+  });
+
+  it('asks for the key first; once it is set, the tree fills', async () => {
+    await waitFor('the no-key state', () => api.session.state === 'noKey');
+    sim.addAgentJob({ id: 'job-first', repository: 'https://github.com/acme/docs', ref: 'main', durationMs: 1_000 });
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `  ${sim.key}  `), true, 'the key is trimmed and accepted');
+    await waitFor('the ok state', () => api.session.state === 'ok');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-first');
+    await waitFor('the row', () => description('job-first')?.startsWith('pull request opened') === true);
+    const node = row('job-first');
+    assert.ok(node);
+    const treeItem = item(node);
+    assert.equal(treeItem.label, 'acme/docs @ main');
+    assert.equal(treeItem.contextValue, 'agentJob.completed.hasPr');
+    assert.match(tooltipText(treeItem), /Pull request: https:\/\/github\.com\/acme\/docs\/pull\/\d+/);
+    assert.match(tooltipText(treeItem), /Model: docs-agent-1/);
+  });
+
+  it('refuses a key the server rejects, without saving it', async () => {
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', 'da_wrong_key_999'), false);
+    assert.equal(api.session.state, 'ok', 'the good key is still in use');
+  });
+
+  it('tracks a job by a pasted URL', async () => {
+    sim.addAgentJob({ id: 'job-from-url', durationMs: 1_000 });
+    const id = await vscode.commands.executeCommand('docsAdmin.agentJob.track', `${sim.baseUrl}/v2/agent/${sim.projectId}/job/job-from-url`);
+    assert.equal(id, 'job-from-url');
+    await waitFor('the row', () => row('job-from-url') !== undefined);
+  });
+
+  it('an active job turning completed updates its row and the status bar, and notifies', async () => {
+    sim.addAgentJob({ id: 'job-live', repository: 'https://github.com/acme/guides', ref: 'agent/live', durationMs: 2_500_000 });
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-live');
+    await waitFor('the active row', () => description('job-live')?.startsWith('active') === true);
+    assert.equal(item(row('job-live') as JobNode).contextValue, 'agentJob.active');
+    await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
+    await waitFor('completion', () => description('job-live')?.startsWith('pull request opened') === true, 15_000);
+    await waitFor('the status bar to hide', () => api.statusBar.text === undefined);
+    assert.equal(api.notifier.last?.message, 'Agent job on acme/guides @ agent/live opened a pull request.');
+    assert.deepEqual(api.notifier.last?.actions.map((a) => a.title), ['Open Pull Request']);
+  });
+
+  it('shows the server\'s 404 message on the row', async () => {
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-that-does-not-exist');
+    await waitFor('the error', () => (description('job-that-does-not-exist') ?? '').includes('not found'));
+    assert.match(tooltipText(item(row('job-that-does-not-exist') as JobNode)), /Agent job not found/);
+  });
+
+  it('Open Pull Request refuses javascript:, command: and file: links', async () => {
+    const cases: [string, string][] = [
+      ['pr-js', 'javascript:alert(1)//'],
+      ['pr-cmd', 'command:workbench.action.terminal.new?'],
+      ['pr-file', 'file:///etc/passwd#'],
+    ];
+    for (const [id, repository] of cases) {
+      sim.addAgentJob({ id, repository, durationMs: 1 });
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+      await waitFor(`${id} read`, () => (description(id) ?? '').startsWith('pull request opened'));
+      const opened = await vscode.commands.executeCommand('docsAdmin.agentJob.openPullRequest', row(id));
+      assert.equal(opened, false, `${repository} was refused`);
+    }
+  });
+
+  it('Start Static Export strips a pasted scheme and path, and refuses what is not a domain', async () => {
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'https://docs.acme.dev/guides/install');
+    assert.ok(jobId);
+    const sent = sim.requests.filter((r) => r.route === 'export.start').at(-1);
+    assert.deepEqual(JSON.parse(sent?.body ?? '{}'), { domain: 'docs.acme.dev' });
+    await waitFor('the export row', () => row(jobId, api.exportTree) !== undefined);
+    const before = sim.requests.filter((r) => r.route === 'export.start').length;
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', 'not a domain'), undefined);
+    assert.equal(sim.requests.filter((r) => r.route === 'export.start').length, before, 'nothing was sent');
+  });
+
+  it('an export shows progress, then offers its bundle link with the expiry', async () => {
+    sim.setExportDefaults({ queuedMs: 100_000, durationMs: 2_000_000, pages: 300 });
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'docs.acme.dev');
+    await waitFor('progress', () => /^running · \d+% · [\d,]+ pages/.test(description(jobId, api.exportTree) ?? ''), 15_000);
+    await waitFor('the status bar', () => /^Export \d+%/.test(api.statusBar.text ?? ''));
+    await waitFor('completion', () => (description(jobId, api.exportTree) ?? '').startsWith('completed · 300 pages'), 15_000);
+    await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Static export of docs.acme.dev completed (300 pages).'));
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', row(jobId, api.exportTree)), true);
+    const link = await vscode.env.clipboard.readText();
+    assert.ok(link.startsWith(`${sim.storageBaseUrl}/bundles/`));
+    await waitFor('the expiry on the row', () => (description(jobId, api.exportTree) ?? '').includes('link expires in 59m'));
+  });
+
+  it('a rejected key shows the key-rejected state and stops polling', async () => {
+    sim.addAgentJob({ id: 'job-before-revoke', durationMs: 100_000_000 });
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-before-revoke');
+    await waitFor('the row', () => (description('job-before-revoke') ?? '').startsWith('active'));
+    const good = sim.keys.splice(0, sim.keys.length, { key: 'da_replacement_key' });
+    try {
+      await vscode.commands.executeCommand('docsAdmin.refresh');
+      await waitFor('the key-rejected state', () => api.session.state === 'unauthorized');
+      assert.match(api.session.stateMessage ?? '', /rejected/);
+      const polls = () => sim.requests.filter((r) => r.route === 'agent.get').length;
+      const count = polls();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      assert.equal(polls(), count, 'no polling while the key is rejected');
+    } finally {
+      sim.keys.splice(0, sim.keys.length, ...good);
+    }
+    await vscode.commands.executeCommand('docsAdmin.refresh');
+    await waitFor('recovery', () => api.session.state === 'ok');
+  });
+
+  it('the tracked jobs survive the session being rebuilt from storage', async () => {
+    const before = rows().map((n) => n.key).sort();
+    await api.session.rebuild();
+    assert.deepEqual(rows().map((n) => n.key).sort(), before);
+  });
+
+  it('two environments keep separate keys', async () => {
+    await configure({ environments: [{ name: 'staging', baseUrl: sim.baseUrl, projectId: sim.projectId }] });
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
+    await waitFor('staging without a key', () => api.session.environment.name === 'staging' && api.session.state === 'noKey');
+    assert.equal(rows().length, 0, 'staging has its own (empty) job list');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await waitFor('default with its key', () => api.session.environment.id === 'default' && api.session.state === 'ok');
+    assert.ok(rows().length > 0);
+  });
+});

@@ -1,0 +1,24 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { DocsAdminInternals } from '../../src/extension';
+
+export const EXTENSION_ID = 'docs-admin.docs-admin';
+
+export async function internals(): Promise<DocsAdminInternals> {
+  const extension = vscode.extensions.getExtension<DocsAdminInternals>(EXTENSION_ID);
+  assert.ok(extension);
+  return extension.activate();
+}
+
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > until) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export async function configure(values: Record<string, unknown>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('docsAdmin');
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+}
