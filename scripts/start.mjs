@@ -43,14 +43,19 @@ const server = await startCodeServer({
   port: Number(arg('port', process.env.PORT ?? '8080')),
   settings: { 'docsAdmin.baseUrl': info.baseUrl, 'docsAdmin.projectId': info.projectId, 'workbench.colorTheme': 'Default Dark Modern' },
 });
-const url = workbenchUrl(server, { extensionDevelopmentPath: root });
+// The extension, in development mode only, stores this demo key and tracks the demo jobs.
+const url = workbenchUrl(server, {
+  extensionDevelopmentPath: root,
+  extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: info.key, DOCS_ADMIN_PLAYGROUND_TRACK: info.demoJobs ?? '' },
+});
 
 console.log(`
 Docs Admin playground
   simulator   ${info.baseUrl}  (project ${info.projectId}, demo key ${info.key})
   VS Code     ${server.url}
 
-Open this URL in your browser (it loads the extension in development mode):
+Open this URL in your browser (it loads the extension in development mode, with the
+simulator's demo key stored and its demo jobs tracked):
 
   ${url}
 

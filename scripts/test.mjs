@@ -11,6 +11,7 @@ const steps = [
   ['lint', npx('eslint', '.')],
   ['unit tests', npx('mocha')],
   ['integration tests (real VS Code host)', [process.execPath, ['out/test/host/run.js']]],
+  ['UI check (Playwright in the real host)', [process.execPath, ['out/test/host/ui.js']]],
   ['packaging check', [process.execPath, ['scripts/check-package.mjs']]],
 ];
 

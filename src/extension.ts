@@ -78,15 +78,22 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
 }
 
 /**
- * The playground (`npm start`) hands the simulator's demo key to a development host, so a
- * newcomer sees rows at once. Never in an installed extension.
+ * The playground (`npm start`) hands the simulator's demo key and demo job ids to a
+ * development host, so a newcomer sees rows moving at once. Never in an installed extension.
  */
 async function seedPlaygroundKey(context: vscode.ExtensionContext, keys: KeyStore, session: Session): Promise<void> {
   const demo = process.env.DOCS_ADMIN_PLAYGROUND_KEY;
   if (context.extensionMode !== vscode.ExtensionMode.Development || demo === undefined || demo === '') return;
-  if ((await keys.get(session.environment.id)) !== undefined) return;
-  await keys.set(session.environment.id, demo);
-  await session.rebuild();
+  if ((await keys.get(session.environment.id)) === undefined) {
+    await keys.set(session.environment.id, demo);
+    await session.rebuild();
+  }
+  for (const entry of (process.env.DOCS_ADMIN_PLAYGROUND_TRACK ?? '').split(',').filter((e) => e !== '')) {
+    const [kind, id] = entry.split(':');
+    if (id === undefined) continue;
+    if (kind === 'agent') await session.service?.trackAgentJob(id);
+    if (kind === 'export') await session.service?.trackExportJob(id);
+  }
 }
 
 export function deactivate(): void {

@@ -2,7 +2,7 @@
  * `npm run simulator [-- --port N --host H --time-scale N --demo]`: the simulator on its own.
  * Prints `name: value` lines a script can read; stops on Ctrl-C.
  */
-import { seedDemo } from './demo';
+import { DEMO_JOBS, seedDemo } from './demo';
 import { Simulator } from './server';
 
 function option(name: string): string | undefined {
@@ -16,7 +16,10 @@ async function main(): Promise<void> {
     port: Number(option('port') ?? 0),
     timeScale: Number(option('time-scale') ?? 1),
   });
-  if (process.argv.includes('--demo')) seedDemo(sim);
+  if (process.argv.includes('--demo')) {
+    seedDemo(sim);
+    console.log(`demoJobs: ${DEMO_JOBS.join(',')}`);
+  }
   console.log(`baseUrl: ${sim.baseUrl}`);
   console.log(`storageBaseUrl: ${sim.storageBaseUrl}`);
   console.log(`projectId: ${sim.projectId}`);

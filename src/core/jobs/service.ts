@@ -95,6 +95,17 @@ export class JobsService {
     return job;
   }
 
+  /** Tracks an export started elsewhere (by its job id). */
+  async trackExportJob(id: string, domain?: string): Promise<TrackedJob> {
+    const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
+    const key = jobKey(job);
+    const existing = this.options.registry.get(key);
+    if (existing !== undefined) return existing;
+    await this.options.registry.add(job);
+    this.scheduler.track({ key, kind: 'export' });
+    return job;
+  }
+
   /** Starts an export on the server and tracks it. */
   async startExport(domain: string, signal?: AbortSignal): Promise<ExportJob> {
     const started = await this.options.client.startExport({ domain }, signal === undefined ? {} : { signal });
