@@ -15,6 +15,7 @@ import { command } from './vscode/commands/deps';
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
 export interface DocsAdminInternals {
   session: Session;
+  agentView: vscode.TreeView<JobNode>;
   agentTree: JobsTreeProvider;
   exportTree: JobsTreeProvider;
   statusBar: JobsStatusBar;
@@ -40,11 +41,13 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     const view = node.kind === 'agent' ? agentView : exportView;
     if (view.visible) void view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
   };
-  const showMessage = () => {
-    // An empty message hides it.
+  const showState = () => {
+    // An empty message hides it; the description beside each view's title names the environment.
     const message = session.stateMessage ?? '';
     agentView.message = message;
     exportView.message = message;
+    agentView.description = session.environment.name;
+    exportView.description = session.environment.name;
   };
   const deps = { context, session, keys, log, channel, reveal };
 
@@ -62,7 +65,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     ...registerJobCommands(deps),
     ...registerLinkCommands(deps),
     session.onDidTransition((t) => notifier.show(t)),
-    session.onDidChangeState(showMessage),
+    session.onDidChangeState(showState),
     keys.onDidChange((environmentId) => {
       // Set, changed or cleared here or in another window.
       if (environmentId === session.environment.id) void session.rebuild();
@@ -74,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   );
   void vscode.commands.executeCommand('setContext', 'docsAdmin.state', 'noKey');
   void session.rebuild().then(() => seedPlaygroundKey(context, keys, session));
-  return { session, agentTree, exportTree, statusBar, notifier };
+  return { session, agentView, agentTree, exportTree, statusBar, notifier };
 }
 
 /**
