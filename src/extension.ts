@@ -76,7 +76,10 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     vscode.window.onDidChangeWindowState((state) => session.service?.setFocused(state.focused)),
   );
   void vscode.commands.executeCommand('setContext', 'docsAdmin.state', 'noKey');
-  void session.rebuild().then(() => seedPlaygroundKey(context, keys, session));
+  void session
+    .rebuild()
+    .then(() => seedPlaygroundKey(context, keys, session))
+    .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   return { session, agentView, agentTree, exportTree, statusBar, notifier };
 }
 

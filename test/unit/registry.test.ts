@@ -1,18 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { JobRegistry, jobKey, type KeyValueStore } from '../../src/core/jobs/registry';
+import { JobRegistry, jobKey } from '../../src/core/jobs/registry';
+import { MemoryStore } from './support/memoryStore';
 import type { Logger } from '../../src/core/log';
 
-class MemoryStore implements KeyValueStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string): unknown {
-    const value = this.data.get(key);
-    return value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 function recorder(): Logger & { lines: string[] } {
   const lines: string[] = [];

@@ -1,21 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { AdminApiClient } from '../../src/core/api';
 import { systemClock } from '../../src/core/jobs/clock';
-import { JobRegistry, type KeyValueStore } from '../../src/core/jobs/registry';
+import { JobRegistry } from '../../src/core/jobs/registry';
 import { JobsService, type ServiceState, type Transition } from '../../src/core/jobs/service';
 import { silentLogger } from '../../src/core/log';
 import { Simulator } from '../simulator';
+import { MemoryStore } from './support/memoryStore';
 
-class MemoryStore implements KeyValueStore {
-  readonly data = new Map<string, unknown>();
-  get(key: string): unknown {
-    return this.data.get(key);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    this.data.set(key, JSON.parse(JSON.stringify(value)));
-    return Promise.resolve();
-  }
-}
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const until = Date.now() + timeoutMs;
