@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Bundle } from '../../core/api';
+import { bundleExpiry, timeLeftMs } from '../../core/bundle/expiry';
 import { formatDuration } from '../../core/jobs/present';
 import type { JobKey } from '../../core/jobs/registry';
 import { checkOpenableLink } from '../../core/links';
@@ -18,15 +19,12 @@ async function openSafely(deps: Deps, link: string | null | undefined, what: str
 }
 
 /**
- * Milliseconds the link has left on this machine's clock: `expiresAt` is the server's time, so
- * the server's clock offset (its `Date` header minus our clock when the answer came) is removed.
- * Undefined when the server gave no expiry.
+ * Milliseconds the link has left on this machine's clock (from `expiresAt` or the link itself,
+ * skew-corrected with the answer's `Date`); undefined when nothing says when it expires.
  */
 export function linkTimeLeft(bundle: Bundle, receivedAt: number, now: number): number | undefined {
-  const at = bundle.expiresAt === undefined ? NaN : Date.parse(bundle.expiresAt);
-  if (Number.isNaN(at)) return undefined;
-  const skew = bundle.serverDate === undefined ? 0 : bundle.serverDate - receivedAt;
-  return at - skew - now;
+  const expiry = bundleExpiry(bundle);
+  return expiry === undefined ? undefined : timeLeftMs(expiry, now, { serverDate: bundle.serverDate, receivedAt });
 }
 
 export function describeExpiry(left: number | undefined): string {
