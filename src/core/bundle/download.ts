@@ -1,0 +1,367 @@
+/**
+ * A verified, resumable bundle download.
+ *
+ * Bytes stream to a temporary file beside the target and are renamed into place only when the
+ * whole file came and checked out: never a partial file at the target, and an existing file is
+ * replaced only when the caller says the user agreed. A dropped connection resumes with
+ * `Range`; a link that expired meanwhile is regenerated and the download resumes; a server
+ * that ignores `Range` restarts the file cleanly. No `Authorization` header ever goes to the
+ * link's host. Cancelling at any point removes the temporary file.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { access, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Agent, request, type Dispatcher } from 'undici';
+import { AbortedError } from '../api/errors';
+import { abortableSleep } from '../api/transport';
+import { checkOpenableLink } from '../links';
+import type { Logger } from '../log';
+import { silentLogger } from '../log';
+import { redactSecrets, redactUrl } from '../redact';
+import { BundleDownloadError, ExpiredLinkError } from './errors';
+import type { IssuedLink } from './linkCache';
+
+export interface DownloadProgress {
+  received: number;
+  /** Undefined while the size is not known. */
+  total: number | undefined;
+  bytesPerSecond: number;
+}
+
+export interface DownloadOptions {
+  target: string;
+  /** The link to start with (may be expired: it is then regenerated first). */
+  link: () => Promise<IssuedLink>;
+  /** A new link, after the object store refused the current one as expired. */
+  regenerate: () => Promise<IssuedLink>;
+  /** Time left on a link, on this machine's clock; undefined when nothing says. */
+  timeLeft: (link: IssuedLink) => number | undefined;
+  /** Replace an existing file at the target (the user agreed). */
+  replace?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
+  verify?: (path: string) => Promise<void>;
+  dispatcher?: Dispatcher;
+  log?: Logger;
+  /** Failed attempts in a row, without a byte of progress, before giving up. */
+  maxStalledAttempts?: number;
+  maxRegenerations?: number;
+  connectTimeoutMs?: number;
+  /** A body that sends nothing for this long counts as a dropped connection. */
+  idleTimeoutMs?: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytes: number;
+  /** Requests made, the first included. */
+  requests: number;
+  resumes: number;
+  restarts: number;
+  regenerations: number;
+}
+
+/** What one request added, and what to do next. */
+type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: string };
+
+const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function diskMessage(error: unknown, where: string): BundleDownloadError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const text: Record<string, string> = {
+    ENOSPC: `There is not enough free disk space for the bundle in ${where}. Free some space or choose another folder, then download again.`,
+    EDQUOT: `The disk quota is used up in ${where}. Free some space or choose another folder, then download again.`,
+    EACCES: `The bundle cannot be written in ${where} (permission denied). Choose another folder.`,
+    EPERM: `The bundle cannot be written in ${where} (operation not permitted). Choose another folder.`,
+    EROFS: `${where} is on a read-only disk. Choose another folder.`,
+  };
+  return typeof code === 'string' && code in text ? new BundleDownloadError('disk', text[code] ?? '', { cause: error }) : undefined;
+}
+
+/** `bytes a-b/total` -> its parts. */
+function contentRange(header: string | undefined): { start: number; end: number; total: number | undefined } | undefined {
+  const m = header === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header.trim());
+  if (!m) return undefined;
+  return { start: Number(m[1]), end: Number(m[2]), total: m[3] === '*' ? undefined : Number(m[3]) };
+}
+
+export async function downloadBundle(options: DownloadOptions): Promise<DownloadResult> {
+  return new Download(options).run();
+}
+
+class Download {
+  private readonly log: Logger;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly temp: string;
+  private readonly now: () => number;
+  private received = 0;
+  private total: number | undefined;
+  private etag: string | undefined;
+  private link: IssuedLink | undefined;
+  private readonly result: DownloadResult;
+  private speed = { at: 0, bytes: 0, rate: 0, reported: 0 };
+
+  constructor(private readonly o: DownloadOptions) {
+    this.log = o.log ?? silentLogger;
+    this.now = o.now ?? Date.now;
+    this.ownsDispatcher = o.dispatcher === undefined;
+    const idle = o.idleTimeoutMs ?? 30_000;
+    this.dispatcher = o.dispatcher ?? new Agent({ connect: { timeout: o.connectTimeoutMs ?? 15_000 }, headersTimeout: idle, bodyTimeout: idle });
+    this.temp = join(dirname(o.target), `.${basename(o.target)}.${randomBytes(4).toString('hex')}.part`);
+    this.result = { path: o.target, bytes: 0, requests: 0, resumes: 0, restarts: 0, regenerations: 0 };
+  }
+
+  async run(): Promise<DownloadResult> {
+    try {
+      if (!this.o.replace && (await exists(this.o.target))) {
+        throw new BundleDownloadError('exists', `${this.o.target} already exists. Choose another name, or agree to replace it.`);
+      }
+      await this.fetchAll();
+      await this.o.verify?.(this.temp);
+      this.abortIfAsked();
+      if (!this.o.replace && (await exists(this.o.target))) {
+        throw new BundleDownloadError('exists', `${this.o.target} appeared while the bundle was downloading; it was left as it is. Choose another name.`);
+      }
+      await rename(this.temp, this.o.target).catch((error: unknown) => {
+        throw diskMessage(error, dirname(this.o.target)) ?? error;
+      });
+      this.result.bytes = this.received;
+      this.log.info(`Bundle saved to ${this.o.target} (${this.received} bytes, ${this.result.requests} request(s), ${this.result.resumes} resume(s), ${this.result.restarts} restart(s), ${this.result.regenerations} new link(s)).`);
+      return this.result;
+    } catch (error) {
+      await rm(this.temp, { force: true }).catch(() => undefined);
+      if (this.o.signal?.aborted) throw new AbortedError();
+      throw error;
+    } finally {
+      if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+    }
+  }
+
+  private abortIfAsked(): void {
+    if (this.o.signal?.aborted) throw new AbortedError();
+  }
+
+  private async currentLink(): Promise<IssuedLink> {
+    if (this.link === undefined) {
+      const first = await this.o.link();
+      const left = this.o.timeLeft(first);
+      this.link = left !== undefined && left < 5_000 ? await this.newLink('the link had expired before the download began') : first;
+    }
+    return this.link;
+  }
+
+  private async newLink(why: string): Promise<IssuedLink> {
+    const limit = this.o.maxRegenerations ?? 3;
+    if (this.result.regenerations >= limit) throw new ExpiredLinkError(why);
+    this.result.regenerations++;
+    this.log.info(`Generating a new bundle link: ${why}.`);
+    this.link = await this.o.regenerate();
+    return this.link;
+  }
+
+  private async fetchAll(): Promise<void> {
+    const maxStalled = this.o.maxStalledAttempts ?? 5;
+    const sleep = this.o.sleep ?? abortableSleep;
+    let stalled = 0;
+    for (;;) {
+      this.abortIfAsked();
+      const before = this.received;
+      const link = await this.currentLink();
+      const step = await this.attempt(link);
+      if (step.done) return;
+      this.log.info(`Bundle download: ${step.why}; ${step.next === 'regenerate' ? 'getting a new link' : step.next} at byte ${step.next === 'restart' ? 0 : this.received}.`);
+      if (step.next === 'regenerate') {
+        await this.newLink(step.why);
+        continue;
+      }
+      if (step.next === 'restart') {
+        this.result.restarts++;
+        this.received = 0;
+        this.etag = undefined;
+      }
+      stalled = this.received > before ? 0 : stalled + 1;
+      if (stalled >= maxStalled) {
+        throw new BundleDownloadError('network', `The bundle download failed ${stalled} times in a row without progress (${step.why}). Check your connection, then download again.`);
+      }
+      if (step.next === 'resume') this.result.resumes++;
+      await sleep(Math.min(5_000, 250 * 2 ** stalled), this.o.signal);
+    }
+  }
+
+  /** One GET of what is still missing. */
+  private async attempt(link: IssuedLink): Promise<Step> {
+    const verdict = checkOpenableLink(link.bundle.bundleUrl);
+    if (!verdict.ok) throw new BundleDownloadError('link', `The bundle link was not fetched: ${verdict.reason}.`);
+    const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity' };
+    if (this.received > 0) {
+      headers.range = `bytes=${this.received}-`;
+      if (this.etag !== undefined) headers['if-range'] = this.etag;
+    }
+    this.result.requests++;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.get(verdict.url, headers);
+    } catch (error) {
+      this.abortIfAsked();
+      if (error instanceof BundleDownloadError) throw error;
+      return { done: false, next: 'retry', why: `the request failed (${describe(error)})` };
+    }
+    const status = res.statusCode;
+    if (status === 200 || status === 206) return this.receive(res, link);
+    const text = await readSmall(res.body);
+    if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true };
+    if (status === 416) return { done: false, next: 'restart', why: 'the server refused the byte range' };
+    const storeCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+    const storeMessage = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
+    const left = this.o.timeLeft(link);
+    if ((status === 403 || status === 400) && (EXPIRED_TEXT.test(text) || (left !== undefined && left <= 0))) {
+      return { done: false, next: 'regenerate', why: `the link expired (${storeCode ?? status})` };
+    }
+    if (status >= 500 || status === 429) return { done: false, next: 'retry', why: `the storage answered ${status}` };
+    const detail = [storeCode, storeMessage].filter(Boolean).join(': ') || `status ${status}`;
+    const hint =
+      status === 404
+        ? 'The bundle is no longer stored; start a new export.'
+        : status === 403
+          ? 'Generate a new link and try again; if it persists, the link may have been changed in transit (a proxy?).'
+          : 'Try again later.';
+    throw new BundleDownloadError('http', `The storage refused the bundle download (${detail}). ${hint}`, { status });
+  }
+
+  private async get(url: URL, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
+    let target = url;
+    for (let hop = 0; ; hop++) {
+      const res = await request(target, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.o.signal ?? null });
+      const location = firstHeader(res.headers.location);
+      if (![301, 302, 303, 307, 308].includes(res.statusCode) || location === undefined) return res;
+      res.body.resume();
+      const next = new URL(location, target);
+      const verdict = checkOpenableLink(next.href);
+      if (!verdict.ok) throw new BundleDownloadError('link', `The storage redirected the download to a link that is not followed: ${verdict.reason}.`);
+      if (hop >= 5) throw new BundleDownloadError('link', `The storage redirected the download more than 5 times (${redactUrl(next.href)}).`);
+      this.log.debug(`Bundle download redirected to ${redactUrl(next.href)}.`);
+      target = next;
+    }
+  }
+
+  private async receive(res: Dispatcher.ResponseData, link: IssuedLink): Promise<Step> {
+    let start = 0;
+    let total: number | undefined;
+    if (res.statusCode === 206) {
+      const range = contentRange(firstHeader(res.headers['content-range']));
+      if (range === undefined || range.start !== this.received) {
+        res.body.destroy();
+        return { done: false, next: 'restart', why: 'the server sent a different byte range than asked' };
+      }
+      start = range.start;
+      total = range.total;
+    } else {
+      if (this.received > 0) this.log.info('The storage ignored the Range request and sent the whole bundle: starting over.');
+      if (this.received > 0) this.result.restarts++;
+      this.received = 0;
+      const length = Number(firstHeader(res.headers['content-length']));
+      total = Number.isFinite(length) && firstHeader(res.headers['content-length']) !== undefined ? length : undefined;
+    }
+    const etag = firstHeader(res.headers.etag);
+    if (start > 0 && this.etag !== undefined && etag !== undefined && etag !== this.etag) {
+      res.body.destroy();
+      return { done: false, next: 'restart', why: 'the bundle changed on the server since the download began' };
+    }
+    this.etag = etag ?? this.etag;
+    const promised = link.bundle.sizeBytes;
+    if (total !== undefined && promised !== undefined && total !== promised) {
+      res.body.destroy();
+      throw new BundleDownloadError('size', `The storage is sending ${total} bytes, but the API said the bundle has ${promised}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.`);
+    }
+    this.total = total ?? promised ?? this.total;
+    this.speed = { at: this.now(), bytes: this.received, rate: this.speed.rate, reported: 0 };
+    let failure: unknown;
+    const count = async function* (this: Download, source: AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
+        this.progress(chunk.length);
+        yield chunk;
+      }
+    }.bind(this);
+    try {
+      const file = createWriteStream(this.temp, { flags: start === 0 ? 'w' : 'r+', start });
+      await (this.o.signal === undefined ? pipeline(res.body, count, file) : pipeline(res.body, count, file, { signal: this.o.signal }));
+    } catch (error) {
+      failure = error;
+    }
+    // The file holds exactly what reached the disk; count from it, not from the stream.
+    this.received = await stat(this.temp).then((s) => s.size, () => 0);
+    this.abortIfAsked();
+    if (failure !== undefined) {
+      const disk = diskMessage(failure, dirname(this.o.target));
+      if (disk !== undefined) throw disk;
+    }
+    if (this.total !== undefined && this.received > this.total) {
+      throw new BundleDownloadError('size', `The storage sent ${this.received} bytes, more than the ${this.total} promised. The bundle was not saved; generate it again.`);
+    }
+    if (this.total !== undefined && this.received < this.total) {
+      return { done: false, next: 'resume', why: failure === undefined ? `the connection ended after ${this.received} of ${this.total} bytes` : `the connection dropped after ${this.received} of ${this.total} bytes (${describe(failure)})` };
+    }
+    if (failure !== undefined) {
+      return { done: false, next: 'resume', why: `the connection dropped after ${this.received} bytes (${describe(failure)})` };
+    }
+    this.report(true);
+    return { done: true };
+  }
+
+  private progress(bytes: number): void {
+    this.received += bytes;
+    this.report(false);
+  }
+
+  private report(force: boolean): void {
+    const now = this.now();
+    const elapsed = now - this.speed.at;
+    if (elapsed >= 1_000) {
+      const rate = ((this.received - this.speed.bytes) * 1000) / elapsed;
+      this.speed = { at: now, bytes: this.received, rate: this.speed.rate === 0 ? rate : 0.5 * this.speed.rate + 0.5 * rate, reported: this.speed.reported };
+    }
+    if (!force && now - this.speed.reported < 100) return;
+    this.speed.reported = now;
+    this.o.onProgress?.({ received: this.received, total: this.total, bytesPerSecond: Math.round(this.speed.rate) });
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** At most 64 KiB of an error body, for its code and message. */
+async function readSmall(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      chunks.push(chunk);
+      if (size > 65_536) break;
+    }
+  } catch {
+    // A broken error body still has a status.
+  }
+  body.destroy();
+  return Buffer.concat(chunks).toString('utf8').slice(0, 65_536);
+}
+
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return redactSecrets(typeof code === 'string' ? `${code}: ${message}` : message);
+}

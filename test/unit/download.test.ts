@@ -1,0 +1,262 @@
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AbortedError, AdminApiClient } from '../../src/core/api';
+import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../src/core/bundle/download';
+import { BundleDownloadError, ExpiredLinkError } from '../../src/core/bundle/errors';
+import { BundleLinks } from '../../src/core/bundle/linkCache';
+import type { Logger } from '../../src/core/log';
+import { Simulator } from '../simulator';
+
+const KEY = 'da_test_download_key_51c0';
+
+describe('bundle download', function () {
+  let sim: Simulator;
+  let client: AdminApiClient;
+  let dir: string;
+  let content: Buffer;
+  let jobId: string;
+  const logged: string[] = [];
+  const log: Logger = { trace: (l) => logged.push(l), debug: (l) => logged.push(l), info: (l) => logged.push(l), warn: (l) => logged.push(l), error: (l) => logged.push(l) };
+
+  beforeEach(async () => {
+    sim = await Simulator.start({ keys: [{ key: KEY }], linkTtlSeconds: 3600 });
+    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY });
+    dir = mkdtempSync(join(tmpdir(), 'docs-admin-download-'));
+    content = randomBytes(3 * 1024 * 1024 + 17);
+    sim.setBundleContent(content);
+    jobId = String(sim.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
+  });
+
+  afterEach(async () => {
+    await client.close();
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  after(() => {
+    // Nothing logged in the whole file holds the key or a presigned signature.
+    const text = logged.join('\n');
+    assert.ok(!text.includes(KEY), 'the key was logged');
+    assert.ok(!/X-Amz-Signature=[0-9a-f]/i.test(text), 'a signature was logged');
+  });
+
+  function options(over: Partial<DownloadOptions> = {}): DownloadOptions {
+    const links = new BundleLinks((id, o) => client.generateBundle(id, o));
+    return {
+      target: join(dir, 'docs.tar.gz'),
+      link: () => links.fresh(jobId, 60_000),
+      regenerate: () => links.regenerate(jobId),
+      timeLeft: (link) => links.timeLeft(link),
+      log,
+      sleep: () => Promise.resolve(),
+      ...over,
+    };
+  }
+
+  function resumeFrom(range: string | undefined): number {
+    const m = /^bytes=(\d+)-$/.exec(range ?? '');
+    return m ? Number(m[1]) : -1;
+  }
+
+  function storageRequests() {
+    return sim.requests.filter((r) => r.origin === 'storage');
+  }
+
+  function assertOnlyTarget(expected: string[] = ['docs.tar.gz']): void {
+    assert.deepEqual(readdirSync(dir).sort(), expected.sort());
+  }
+
+  async function failure(promise: Promise<DownloadResult>): Promise<Error> {
+    try {
+      await promise;
+    } catch (error) {
+      assert.ok(error instanceof Error);
+      logged.push(error.message);
+      return error;
+    }
+    assert.fail('expected the download to fail');
+  }
+
+  it('saves the bundle, byte for byte, with progress, and sends no Authorization to the storage', async () => {
+    const progress: number[] = [];
+    const result = await downloadBundle(options({ onProgress: (p) => progress.push(p.received) }));
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    assert.equal(result.bytes, content.length);
+    assert.equal(result.requests, 1);
+    assert.equal(progress.at(-1), content.length);
+    assertOnlyTarget();
+    const storage = storageRequests();
+    assert.equal(storage.length, 1);
+    for (const r of storage) assert.equal(r.headers.authorization, undefined);
+    // The API calls did carry it: the check above is not vacuous.
+    assert.ok(sim.requests.some((r) => r.origin === 'api' && r.headers.authorization === `Bearer ${KEY}`));
+  });
+
+  it('resumes a truncated body with a Range request', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'truncate', afterBytes: 1_000_000 });
+    const result = await downloadBundle(options());
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    assert.equal(result.resumes, 1);
+    assert.equal(result.restarts, 0);
+    const storage = storageRequests();
+    assert.equal(storage.length, 2);
+    // The resume asks from where the file had reached (what the dropped socket delivered).
+    assert.ok(resumeFrom(storage[1]?.headers.range) > 0 && resumeFrom(storage[1]?.headers.range) <= 1_000_000, storage[1]?.headers.range);
+  });
+
+  it('resumes after the connection is reset mid-stream, several times', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'truncate', afterBytes: 700_000, times: 3 });
+    const result = await downloadBundle(options());
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    assert.equal(result.resumes, 3);
+    const ranges = storageRequests().map((r) => r.headers.range);
+    assert.equal(ranges.length, 4);
+    assert.equal(ranges[0], undefined);
+    const starts = ranges.slice(1).map(resumeFrom);
+    for (let i = 0; i < starts.length; i++) {
+      const previous = i === 0 ? 0 : (starts[i - 1] ?? 0);
+      const start = starts[i] ?? 0;
+      assert.ok(start > previous && start <= previous + 700_000, `resume ${i + 1} from ${start}`);
+    }
+  });
+
+  it('resumes a body that stalls, after the idle timeout', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'stall', afterBytes: 500_000 });
+    const result = await downloadBundle(options({ idleTimeoutMs: 300 }));
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    assert.equal(result.resumes, 1);
+  });
+
+  it('regenerates a link that expired mid-download, then resumes', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'truncate', afterBytes: 1_000_000 });
+    let advanced = false;
+    const result = await downloadBundle(
+      options({
+        onProgress: () => {
+          if (advanced) return;
+          advanced = true;
+          sim.advance(2 * 3600_000);
+        },
+      }),
+    );
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    assert.equal(result.regenerations, 1);
+    const storage = storageRequests();
+    assert.deepEqual(storage.map((r) => r.status), [200, 403, 206]);
+    assert.ok(resumeFrom(storage[2]?.headers.range) > 0);
+    assert.equal(sim.requests.filter((r) => r.route === 'export.bundle').length, 2);
+  });
+
+  it('regenerates a link that expired before the download began, without a failed request', async () => {
+    const links = new BundleLinks((id, o) => client.generateBundle(id, o));
+    await links.fresh(jobId, 0);
+    sim.advance(2 * 3600_000);
+    const stale = { ...links.peek(jobId)!, receivedAt: Date.now() - 2 * 3600_000 };
+    const result = await downloadBundle(options({ link: () => Promise.resolve(stale), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l) }));
+    assert.equal(result.regenerations, 1);
+    assert.deepEqual(storageRequests().map((r) => r.status), [200]);
+  });
+
+  it('gives up with a clear message when the link keeps expiring', async () => {
+    sim.setLinkTtlSeconds(0);
+    const error = await failure(downloadBundle(options({ timeLeft: () => 60_000 })));
+    assert.ok(error instanceof ExpiredLinkError, String(error));
+    assert.match(error.message, /clock/);
+    assertOnlyTarget([]);
+  });
+
+  it('restarts cleanly when the server ignores Range', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'truncate', afterBytes: 1_000_000 });
+    sim.injectFault({ route: 'storage.get', kind: 'ignoreRange' });
+    const result = await downloadBundle(options());
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    assert.equal(result.restarts, 1);
+    assert.deepEqual(storageRequests().map((r) => r.status), [200, 200]);
+  });
+
+  it('refuses a bundle whose size differs from sizeBytes, leaving nothing behind', async () => {
+    sim.setReportedSize(content.length + 10);
+    const error = await failure(downloadBundle(options()));
+    assert.ok(error instanceof BundleDownloadError && error.reason === 'size', String(error));
+    assert.match(error.message, /bytes/);
+    assertOnlyTarget([]);
+  });
+
+  it('cancels at any point, leaving nothing behind', async () => {
+    const controller = new AbortController();
+    sim.injectFault({ route: 'storage.get', kind: 'stall', afterBytes: 200_000 });
+    const promise = downloadBundle(options({ signal: controller.signal, onProgress: () => controller.abort() }));
+    const error = await failure(promise);
+    assert.ok(error instanceof AbortedError, String(error));
+    assertOnlyTarget([]);
+
+    // And before anything was asked.
+    const before = new AbortController();
+    before.abort();
+    assert.ok((await failure(downloadBundle(options({ signal: before.signal })))) instanceof AbortedError);
+    assertOnlyTarget([]);
+  });
+
+  it('never replaces an existing file unless told, and then only with a complete one', async () => {
+    const target = join(dir, 'docs.tar.gz');
+    writeFileSync(target, 'the old bundle');
+    const refused = await failure(downloadBundle(options()));
+    assert.ok(refused instanceof BundleDownloadError && refused.reason === 'exists');
+    assert.equal(readFileSync(target, 'utf8'), 'the old bundle');
+    assert.equal(storageRequests().length, 0);
+
+    // A failed download with replace agreed keeps the old file.
+    sim.setReportedSize(1);
+    await failure(downloadBundle(options({ replace: true })));
+    assert.equal(readFileSync(target, 'utf8'), 'the old bundle');
+    assertOnlyTarget();
+
+    sim.setReportedSize(undefined);
+    await downloadBundle(options({ replace: true }));
+    assert.ok(readFileSync(target).equals(content));
+    assertOnlyTarget();
+  });
+
+  it('keeps the temporary file out of the target when verification refuses it', async () => {
+    const error = await failure(
+      downloadBundle(
+        options({
+          verify: () => Promise.reject(new BundleDownloadError('notArchive', 'not an archive')),
+        }),
+      ),
+    );
+    assert.ok(error instanceof BundleDownloadError && error.reason === 'notArchive');
+    assertOnlyTarget([]);
+  });
+
+  it('reports a missing object and a storage error with what to do', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'status', status: 404, body: '<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>' });
+    const missing = await failure(downloadBundle(options()));
+    assert.ok(missing instanceof BundleDownloadError && missing.reason === 'http');
+    assert.match(missing.message, /NoSuchKey.*start a new export/);
+    assertOnlyTarget([]);
+  });
+
+  it('retries 5xx from the storage, and gives up after attempts without progress', async () => {
+    sim.injectFault({ route: 'storage.get', kind: 'status', status: 503, times: 2 });
+    await downloadBundle(options());
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+    rmSync(join(dir, 'docs.tar.gz'));
+
+    sim.injectFault({ route: 'storage.get', kind: 'status', status: 500, times: null });
+    const error = await failure(downloadBundle(options({ maxStalledAttempts: 3 })));
+    assert.ok(error instanceof BundleDownloadError && error.reason === 'network', String(error));
+    assert.match(error.message, /3 times in a row/);
+    assertOnlyTarget([]);
+  });
+
+  it('refuses a link that is not https: or loopback http:', async () => {
+    const bad = { bundle: { bundleUrl: 'http://storage.example.com/b.tar.gz?X-Amz-Signature=00' }, receivedAt: Date.now() };
+    const error = await failure(downloadBundle(options({ link: () => Promise.resolve(bad), timeLeft: () => undefined })));
+    assert.ok(error instanceof BundleDownloadError && error.reason === 'link');
+    assertOnlyTarget([]);
+  });
+});
