@@ -1,0 +1,566 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createGzip, crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import * as tar from 'tar';
+import { AbortedError } from '../../src/core/api/errors';
+import { checkEntryPath, zipEntryKind } from '../../src/core/bundle/archivePaths';
+import { detectArchiveKind, extractBundle, TargetFolderError, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/extract';
+
+// --- Archive writers: hostile archives need headers no well-behaved tool writes. ---------------
+
+interface RawEntry {
+  name: string;
+  /** ustar type flag: '0' file, '1' hard link, '2' symlink, '3' char device, '5' folder, '6' FIFO. */
+  type?: string;
+  data?: Buffer | string;
+  linkname?: string;
+}
+
+function octal(value: number, width: number): string {
+  return `${value.toString(8).padStart(width - 1, '0')}\0`;
+}
+
+function tarHeader(name: string, type: string, size: number, linkname = ''): Buffer {
+  const h = Buffer.alloc(512);
+  h.write(name, 0, 100);
+  h.write(octal(0o644, 8), 100);
+  h.write(octal(0, 8), 108);
+  h.write(octal(0, 8), 116);
+  h.write(octal(size, 12), 124);
+  h.write(octal(1_700_000_000, 12), 136);
+  h.write(' '.repeat(8), 148);
+  h.write(type, 156);
+  h.write(linkname, 157, 100);
+  h.write('ustar\0' + '00', 257);
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return h;
+}
+
+/** An uncompressed tar, ending with the two zero blocks. */
+function rawTar(entries: RawEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const e of entries) {
+    const data = Buffer.from(e.data ?? '');
+    parts.push(tarHeader(e.name, e.type ?? '0', data.length, e.linkname), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  return Buffer.concat([...parts, Buffer.alloc(1024)]);
+}
+
+interface ZipEntry {
+  name: string;
+  data?: Buffer | string;
+  /** Unix mode for the high bits of the external attributes (0o120777 is a symlink). */
+  mode?: number;
+  deflate?: boolean;
+  /** Lie about the expanded size. */
+  declaredSize?: number;
+}
+
+/** A zip with stored or deflated entries, names written as given. */
+function zip(entries: ZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const data = Buffer.from(e.data ?? '');
+    const body = e.deflate ? deflateRawSync(data) : data;
+    const fields = (h: Buffer, at: number): void => {
+      h.writeUInt16LE(0x0800, at); // UTF-8 names
+      h.writeUInt16LE(e.deflate ? 8 : 0, at + 2);
+      h.writeUInt16LE(0, at + 4);
+      h.writeUInt16LE(0x21, at + 6);
+      h.writeUInt32LE(crc32(data), at + 8);
+      h.writeUInt32LE(body.length, at + 12);
+      h.writeUInt32LE(e.declaredSize ?? data.length, at + 16);
+      h.writeUInt16LE(name.length, at + 20);
+    };
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    fields(local, 6);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(0x02014b50, 0);
+    cd.writeUInt16LE((3 << 8) | 20, 4);
+    cd.writeUInt16LE(20, 6);
+    fields(cd, 8);
+    cd.writeUInt32LE(((e.mode ?? (e.name.endsWith('/') ? 0o40755 : 0o100644)) << 16) >>> 0, 38);
+    cd.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    central.push(cd, name);
+    offset += local.length + name.length + body.length;
+  }
+  const cdSize = central.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cdSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...central, end]);
+}
+
+// --- Looking at what landed on disk. --------------------------------------------------------------
+
+/** Every path below `dir` ('x/' for folders) with each file's content. */
+async function tree(dir: string, prefix = ''): Promise<Map<string, Buffer | null>> {
+  const found = new Map<string, Buffer | null>();
+  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix + entry.name;
+    if (entry.isDirectory()) {
+      found.set(`${rel}/`, null);
+      for (const [p, c] of await tree(dir, `${rel}/`)) found.set(p, c);
+    } else {
+      found.set(rel, await readFile(join(dir, rel)));
+    }
+  }
+  return found;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function refused(reason: UnsafeArchiveReason, entry?: string, message?: RegExp) {
+  return (error: unknown): boolean => {
+    assert.ok(error instanceof UnsafeArchiveError, `expected UnsafeArchiveError, got ${String(error)}`);
+    assert.equal(error.reason, reason, error.message);
+    if (entry !== undefined) assert.equal(error.entry, entry);
+    if (message) assert.match(error.message, message);
+    return true;
+  };
+}
+
+describe('bundle extraction', function () {
+  this.timeout(60_000);
+  let base: string;
+  /** The folder the bundle goes to, beside the archive. */
+  let target: string;
+
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), 'docs-admin-extract-'));
+    target = join(base, 'out', 'site');
+  });
+
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  async function archive(name: string, bytes: Buffer): Promise<string> {
+    const path = join(base, name);
+    await writeFile(path, bytes);
+    return path;
+  }
+
+  /** Nothing of the refused bundle anywhere below `base`: the listing is what it was before. */
+  async function assertNothingLeft(before: Map<string, Buffer | null>): Promise<void> {
+    assert.deepEqual(await tree(base), before);
+  }
+
+  async function sourceTree(): Promise<string> {
+    const src = join(base, 'src');
+    const files: Record<string, Buffer | string> = {
+      'index.html': '<!doctype html><title>Home</title>',
+      'guide/intro.html': '<h1>Intro</h1>',
+      'guide/setup.HTML': '<h1>Setup</h1>',
+      'assets/app.css': 'body { margin: 0 }',
+      'assets/logo.png': randomBytes(40_000),
+      'assets/big.bin': randomBytes(3 * 1024 * 1024 + 17),
+      'empty.txt': '',
+      'un dossier/été ü.html': '<p>accents</p>',
+      [`deep/${'d'.repeat(60)}/${'e'.repeat(60)}/long-name-${'x'.repeat(80)}.html`]: 'long path',
+    };
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(src, path)), { recursive: true });
+      await writeFile(join(src, path), content);
+    }
+    await mkdir(join(src, 'empty-folder'));
+    return src;
+  }
+
+  describe('valid bundles', () => {
+    for (const maker of ['node-tar', 'GNU tar'] as const) {
+      it(`extracts a tar.gz made by ${maker} exactly as the system tar -xzf does`, async () => {
+        const src = await sourceTree();
+        const path = join(base, 'bundle.tar.gz');
+        if (maker === 'node-tar') await tar.c({ gzip: true, file: path, cwd: src }, ['.']);
+        else execFileSync('tar', ['-czf', path, '-C', src, '.']);
+        const reference = join(base, 'reference');
+        await mkdir(reference);
+        execFileSync('tar', ['-xzf', path, '-C', reference]);
+        const progress: number[] = [];
+
+        const summary = await extractBundle(path, target, { onProgress: (p) => progress.push(p.entries) });
+
+        const ours = await tree(target);
+        assert.deepEqual([...ours.keys()].sort(), [...(await tree(reference)).keys()].sort());
+        assert.deepEqual(ours, await tree(reference));
+        assert.equal(ours.get('assets/big.bin')?.length, 3 * 1024 * 1024 + 17);
+        assert.equal(summary.kind, 'tar.gz');
+        assert.equal(summary.files, 9);
+        assert.equal(summary.pages, 5);
+        assert.deepEqual(summary.types, { '.html': 5, '.css': 1, '.png': 1, '.bin': 1, '.txt': 1 });
+        assert.deepEqual(summary.duplicates, []);
+        assert.ok(progress.length > 0 && progress.at(-1) === summary.entries);
+        assert.deepEqual((await readdir(join(base, 'out'))).sort(), ['site']);
+      });
+    }
+
+    it('extracts a zip (stored, deflated, folders, Windows separators)', async () => {
+      const big = randomBytes(200_000);
+      const path = await archive('bundle.zip', zip([
+        { name: 'docs/' },
+        { name: 'docs/index.html', data: '<h1>Docs</h1>', deflate: true },
+        { name: 'docs/big.bin', data: big },
+        { name: 'assets\\style.css', data: 'a{}' },
+        { name: 'README', data: 'read me', deflate: true },
+      ]));
+
+      const summary = await extractBundle(path, target);
+
+      assert.deepEqual(await tree(target), new Map<string, Buffer | null>([
+        ['README', Buffer.from('read me')],
+        ['assets/', null],
+        ['assets/style.css', Buffer.from('a{}')],
+        ['docs/', null],
+        ['docs/big.bin', big],
+        ['docs/index.html', Buffer.from('<h1>Docs</h1>')],
+      ]));
+      assert.deepEqual({ ...summary, types: undefined }, { kind: 'zip', entries: 5, files: 4, bytes: 200_000 + 13 + 3 + 7, pages: 1, types: undefined, duplicates: [] });
+      assert.deepEqual(summary.types, { '.html': 1, '.bin': 1, '.css': 1, '': 1 });
+    });
+
+    it('extracts an empty zip to an empty folder', async () => {
+      const path = await archive('empty.zip', zip([]));
+      assert.equal(await detectArchiveKind(path), 'zip');
+      const summary = await extractBundle(path, target);
+      assert.equal(summary.entries, 0);
+      assert.deepEqual(await readdir(target), []);
+    });
+
+    it('keeps the last of entries with the same name, and lists the name', async () => {
+      const tarPath = await archive('dup.tar.gz', gzipSync(rawTar([
+        { name: 'a.html', data: 'first' },
+        { name: 'b.css', data: 'b' },
+        { name: './a.html', data: 'second, longer' },
+      ])));
+      const zipPath = await archive('dup.zip', zip([
+        { name: 'a.html', data: 'first' },
+        { name: 'a.html', data: 'second', deflate: true },
+      ]));
+
+      const fromTar = await extractBundle(tarPath, target);
+      assert.equal(await readFile(join(target, 'a.html'), 'utf8'), 'second, longer');
+      assert.deepEqual([fromTar.duplicates, fromTar.files, fromTar.entries, fromTar.pages], [['a.html'], 2, 3, 1]);
+
+      const fromZip = await extractBundle(zipPath, join(base, 'z'));
+      assert.equal(await readFile(join(base, 'z', 'a.html'), 'utf8'), 'second');
+      assert.deepEqual(fromZip.duplicates, ['a.html']);
+    });
+  });
+
+  describe('detecting the kind', () => {
+    it('tells tar.gz and zip by their first bytes, and nothing else', async () => {
+      assert.equal(await detectArchiveKind(await archive('a.bin', gzipSync(rawTar([])))), 'tar.gz');
+      assert.equal(await detectArchiveKind(await archive('b.bin', zip([{ name: 'x', data: 'x' }]))), 'zip');
+      assert.equal(await detectArchiveKind(await archive('c.tar.gz', Buffer.from('<html>AccessDenied</html>'))), undefined);
+      assert.equal(await detectArchiveKind(await archive('d.tar', rawTar([{ name: 'x', data: 'x' }]))), undefined);
+      assert.equal(await detectArchiveKind(await archive('e', Buffer.alloc(0))), undefined);
+    });
+
+    it('refuses an HTML error page saved as the bundle, saying what it probably is', async () => {
+      const page = '\uFEFF  <?xml version="1.0"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>';
+      const path = await archive('bundle.tar.gz', Buffer.from(page));
+      await assert.rejects(extractBundle(path, target), refused('notAnArchive', undefined, /HTML or XML page.*expired link/));
+      assert.equal(await exists(join(base, 'out')), false);
+      await assert.rejects(extractBundle(await archive('x.zip', Buffer.from('PK garbage')), target), refused('notAnArchive', undefined, /not a tar\.gz or zip/));
+    });
+  });
+
+  describe('hostile entries are refused and nothing is written', () => {
+    const cases: { title: string; entries: RawEntry[]; reason: UnsafeArchiveReason; entry: string }[] = [
+      { title: 'a ../ entry', entries: [{ name: '../evil.txt', data: 'x' }], reason: 'traversal', entry: '../evil.txt' },
+      { title: 'a .. segment in the middle', entries: [{ name: 'docs/../../../evil.txt', data: 'x' }], reason: 'traversal', entry: 'docs/../../../evil.txt' },
+      { title: 'a backslash ..\\ entry', entries: [{ name: '..\\..\\evil.txt', data: 'x' }], reason: 'traversal', entry: '..\\..\\evil.txt' },
+      { title: 'a drive-letter path', entries: [{ name: 'C:\\Windows\\evil.txt', data: 'x' }], reason: 'absolute', entry: 'C:\\Windows\\evil.txt' },
+      { title: 'a UNC path', entries: [{ name: '\\\\server\\share\\evil.txt', data: 'x' }], reason: 'absolute', entry: '\\\\server\\share\\evil.txt' },
+      { title: 'a symlink pointing outside', entries: [{ name: 'etc', type: '2', linkname: '../../../../etc' }, { name: 'etc/passwd', data: 'x' }], reason: 'link', entry: 'etc' },
+      { title: 'a symlink pointing inside', entries: [{ name: 'home.html', type: '2', linkname: 'index.html' }], reason: 'link', entry: 'home.html' },
+      { title: 'a hard link', entries: [{ name: 'passwd', type: '1', linkname: '/etc/passwd' }], reason: 'link', entry: 'passwd' },
+      { title: 'a character device', entries: [{ name: 'null', type: '3' }], reason: 'device', entry: 'null' },
+      { title: 'a FIFO', entries: [{ name: 'pipe', type: '6' }], reason: 'device', entry: 'pipe' },
+      { title: 'a file under a file', entries: [{ name: 'page', data: 'x' }, { name: 'page/child.html', data: 'y' }], reason: 'conflict', entry: 'page/child.html' },
+    ];
+    for (const c of cases) {
+      it(`tar.gz: ${c.title}`, async () => {
+        const path = await archive('bundle.tar.gz', gzipSync(rawTar([{ name: 'index.html', data: 'ok' }, ...c.entries, { name: 'z.html', data: 'z' }])));
+        const before = await tree(base);
+        await assert.rejects(extractBundle(path, target), refused(c.reason, c.entry, /Nothing was extracted/));
+        await assertNothingLeft(before);
+        assert.equal(await exists(join(base, 'out')), false);
+      });
+    }
+
+    it('tar.gz: an absolute path (the file is not created there)', async () => {
+      const outside = join(base, 'abs-evil.txt');
+      const path = await archive('bundle.tar.gz', gzipSync(rawTar([{ name: 'index.html', data: 'ok' }, { name: outside, data: 'x' }])));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target), refused('absolute', outside));
+      await assertNothingLeft(before);
+    });
+
+    it('tar.gz made by node-tar with preservePaths (../ and absolute names)', async () => {
+      const inner = join(base, 'a', 'b');
+      await mkdir(inner, { recursive: true });
+      await writeFile(join(base, 'a', 'evil.txt'), 'x');
+      const path = join(base, 'bundle.tar.gz');
+      await tar.c({ gzip: true, file: path, cwd: inner, preservePaths: true }, ['../evil.txt']);
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target), refused('traversal', '../evil.txt'));
+      await assertNothingLeft(before);
+    });
+
+    const zipCases: { title: string; entries: ZipEntry[]; reason: UnsafeArchiveReason; entry: string }[] = [
+      { title: 'a ../ entry', entries: [{ name: '../evil.txt', data: 'x' }], reason: 'traversal', entry: '../evil.txt' },
+      { title: 'a backslash ..\\ entry', entries: [{ name: 'docs\\..\\..\\evil.txt', data: 'x' }], reason: 'traversal', entry: 'docs\\..\\..\\evil.txt' },
+      { title: 'an absolute path', entries: [{ name: '/tmp/evil.txt', data: 'x' }], reason: 'absolute', entry: '/tmp/evil.txt' },
+      { title: 'a drive-letter path', entries: [{ name: 'C:/evil.txt', data: 'x' }], reason: 'absolute', entry: 'C:/evil.txt' },
+      { title: 'a symlink (attributes 0xA1FF0000)', entries: [{ name: 'etc', data: '../../etc', mode: 0o120777 }], reason: 'link', entry: 'etc' },
+      { title: 'a FIFO', entries: [{ name: 'pipe', mode: 0o10644 }], reason: 'device', entry: 'pipe' },
+    ];
+    for (const c of zipCases) {
+      it(`zip: ${c.title}`, async () => {
+        const path = await archive('bundle.zip', zip([{ name: 'index.html', data: 'ok' }, ...c.entries]));
+        const before = await tree(base);
+        await assert.rejects(extractBundle(path, target), refused(c.reason, c.entry));
+        await assertNothingLeft(before);
+      });
+    }
+  });
+
+  describe('caps', () => {
+    const files = (n: number, size: number): RawEntry[] => Array.from({ length: n }, (_, i) => ({ name: `p${i}.html`, data: Buffer.alloc(size, 65) }));
+
+    it('refuses more entries than allowed, naming the setting', async () => {
+      const tarPath = await archive('many.tar.gz', gzipSync(rawTar(files(20, 10))));
+      const zipPath = await archive('many.zip', zip(files(20, 10).map((f) => ({ name: f.name, data: f.data ?? '' }))));
+      const before = await tree(base);
+      for (const path of [tarPath, zipPath]) {
+        await assert.rejects(extractBundle(path, target, { maxEntries: 10 }), refused('tooManyEntries', undefined, /docsAdmin\.extract\.maxEntries/));
+      }
+      await assertNothingLeft(before);
+      assert.equal((await extractBundle(tarPath, target, { maxEntries: 20 })).files, 20);
+    });
+
+    it('refuses a bundle that expands past the size cap, naming the setting', async () => {
+      const path = await archive('big.tar.gz', gzipSync(rawTar(files(3, 1024 * 1024))));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target, { maxTotalBytes: 2.5 * 1024 * 1024 }), refused('tooLarge', undefined, /docsAdmin\.extract\.maxTotalMegabytes/));
+      await assertNothingLeft(before);
+    });
+
+    it('refuses a zip whose declared sizes pass the cap, or lie about it', async () => {
+      const data = Buffer.alloc(3 * 1024 * 1024);
+      const honest = await archive('honest.zip', zip([{ name: 'zeros.bin', data, deflate: true }]));
+      const lying = await archive('lying.zip', zip([{ name: 'zeros.bin', data, deflate: true, declaredSize: 100 }]));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(honest, target, { maxTotalBytes: 1024 * 1024 }), refused('tooLarge'));
+      await assert.rejects(extractBundle(lying, target, { maxTotalBytes: 1024 * 1024 }), refused('corrupt'));
+      await assertNothingLeft(before);
+    });
+
+    describe('gzip bombs (200 MB of zeros)', () => {
+      let bomb: string;
+      let trailing: string;
+      const zeros = 200 * 1024 * 1024;
+
+      /** gzip of `head`, then `zeros` zero bytes streamed (never held in memory). */
+      async function gzipWithZeros(path: string, head: Buffer): Promise<void> {
+        const gzip = createGzip({ level: 1 });
+        const done = new Promise<void>((resolve, reject) => gzip.pipe(createWriteStream(path)).on('finish', () => resolve()).on('error', reject));
+        gzip.write(head);
+        const block = Buffer.alloc(1024 * 1024);
+        for (let i = 0; i < zeros / block.length; i++) {
+          if (!gzip.write(block)) await new Promise<void>((resolve) => gzip.once('drain', () => resolve()));
+        }
+        gzip.end();
+        await done;
+      }
+
+      before(async function () {
+        this.timeout(120_000);
+        const dir = await mkdtemp(join(tmpdir(), 'docs-admin-bomb-'));
+        bomb = join(dir, 'bomb.tar.gz');
+        trailing = join(dir, 'trailing.tar.gz');
+        // One file declaring 200 MB; the body follows as zeros.
+        await gzipWithZeros(bomb, tarHeader('zeros.bin', '0', zeros));
+        // A tiny valid tar whose end is followed by 200 MB nobody declared.
+        await gzipWithZeros(trailing, rawTar([{ name: 'index.html', data: 'hi' }]));
+      });
+
+      after(async () => {
+        await rm(dirname(bomb), { recursive: true, force: true });
+      });
+
+      it('stops at the declared size, before writing, and fast', async () => {
+        const started = Date.now();
+        await assert.rejects(extractBundle(bomb, target, { maxTotalBytes: 10 * 1024 * 1024 }), refused('tooLarge'));
+        assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+        assert.deepEqual(await tree(base), new Map());
+      });
+
+      it('stops on the bytes actually decompressed when the headers say nothing of them', async () => {
+        const started = Date.now();
+        await assert.rejects(extractBundle(trailing, target, { maxTotalBytes: 10 * 1024 * 1024, maxEntries: 100 }), refused('tooLarge'));
+        assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+        assert.deepEqual(await tree(base), new Map());
+      });
+    });
+  });
+
+  describe('damaged archives', () => {
+    async function validTarGz(): Promise<string> {
+      const entries = Array.from({ length: 30 }, (_, i) => ({ name: `f${i}.bin`, data: randomBytes(20_000) }));
+      return archive('bundle.tar.gz', gzipSync(rawTar(entries)));
+    }
+
+    it('refuses a truncated tar.gz', async () => {
+      const path = await validTarGz();
+      await truncate(path, Math.floor((await stat(path)).size / 2));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target), refused('corrupt', undefined, /damaged or incomplete.*Download it again/));
+      await assertNothingLeft(before);
+    });
+
+    it('refuses a tar.gz with damaged compressed data', async () => {
+      const path = await validTarGz();
+      const bytes = await readFile(path);
+      for (let i = 1000; i < 1100; i++) bytes[i] = 0xff;
+      await writeFile(path, bytes);
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target), refused('corrupt'));
+      await assertNothingLeft(before);
+    });
+
+    it('refuses gzip that holds no tar, and a tar header with a bad checksum', async () => {
+      const notTar = await archive('page.tar.gz', gzipSync('<html>not a tar</html>'.repeat(100)));
+      const header = rawTar([{ name: 'a.html', data: 'x' }]);
+      header[0] = 'b'.charCodeAt(0);
+      const badSum = await archive('badsum.tar.gz', gzipSync(header));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(notTar, target), refused('corrupt'));
+      await assert.rejects(extractBundle(badSum, target), refused('corrupt'));
+      await assertNothingLeft(before);
+    });
+
+    it('refuses a truncated zip', async () => {
+      const bytes = zip([{ name: 'a.html', data: randomBytes(5000) }]);
+      const path = await archive('bundle.zip', bytes.subarray(0, bytes.length - 30));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target), refused('corrupt'));
+      await assertNothingLeft(before);
+    });
+  });
+
+  describe('cancelling', () => {
+    it('leaves nothing behind when aborted midway (tar.gz and zip)', async () => {
+      const entries = Array.from({ length: 40 }, (_, i) => ({ name: `dir/p${i}.html`, data: randomBytes(50_000) }));
+      const paths = [await archive('a.tar.gz', gzipSync(rawTar(entries))), await archive('a.zip', zip(entries))];
+      const before = await tree(base);
+      for (const path of paths) {
+        const abort = new AbortController();
+        let seen = 0;
+        const pending = extractBundle(path, target, {
+          signal: abort.signal,
+          onProgress: (p) => {
+            seen = p.entries;
+            if (p.entries === 5) abort.abort();
+          },
+        });
+        await assert.rejects(pending, AbortedError);
+        assert.ok(seen >= 5 && seen < 40, `stopped after ${seen} entries`);
+        await assertNothingLeft(before);
+      }
+    });
+
+    it('does nothing when aborted before it starts', async () => {
+      const path = await archive('a.tar.gz', gzipSync(rawTar([{ name: 'a.html', data: 'a' }])));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target, { signal: AbortSignal.abort() }), AbortedError);
+      await assertNothingLeft(before);
+    });
+  });
+
+  describe('the target folder', () => {
+    async function oldSite(): Promise<void> {
+      await mkdir(join(target, 'old'), { recursive: true });
+      await writeFile(join(target, 'old', 'page.html'), 'old');
+    }
+
+    it('refuses a non-empty folder unless replacing is agreed, touching nothing', async () => {
+      await oldSite();
+      const path = await archive('a.tar.gz', gzipSync(rawTar([{ name: 'new.html', data: 'new' }])));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target), (e: unknown) => e instanceof TargetFolderError && e.reason === 'notEmpty');
+      await assertNothingLeft(before);
+    });
+
+    it('replaces the old contents only after the new bundle extracted', async () => {
+      await oldSite();
+      const path = await archive('a.tar.gz', gzipSync(rawTar([{ name: 'new.html', data: 'new' }])));
+      await extractBundle(path, target, { replace: true });
+      assert.deepEqual(await tree(target), new Map([['new.html', Buffer.from('new')]]));
+      assert.deepEqual(await readdir(join(base, 'out')), ['site']);
+    });
+
+    it('keeps the old contents when the new bundle is refused', async () => {
+      await oldSite();
+      const path = await archive('a.tar.gz', gzipSync(rawTar([{ name: 'new.html', data: 'new' }, { name: '../x', data: 'x' }])));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target, { replace: true }), refused('traversal'));
+      await assertNothingLeft(before);
+    });
+
+    it('uses an existing empty folder, and refuses a file in the way', async () => {
+      await mkdir(target, { recursive: true });
+      const path = await archive('a.zip', zip([{ name: 'a.html', data: 'a' }]));
+      await extractBundle(path, target);
+      assert.deepEqual([...(await tree(target)).keys()], ['a.html']);
+      const file = join(base, 'file');
+      await writeFile(file, 'x');
+      await assert.rejects(extractBundle(path, file, { replace: true }), (e: unknown) => e instanceof TargetFolderError && e.reason === 'notAFolder');
+    });
+  });
+
+  describe('entry names (pure)', () => {
+    it('accepts plain relative names, dropping . and empty segments', () => {
+      assert.deepEqual(checkEntryPath('./docs//a.html'), { ok: true, path: 'docs/a.html' });
+      assert.deepEqual(checkEntryPath('docs\\a.html'), { ok: true, path: 'docs/a.html' });
+      assert.deepEqual(checkEntryPath('./'), { ok: true, path: '' });
+      assert.deepEqual(checkEntryPath('..foo/bar..'), { ok: true, path: '..foo/bar..' });
+    });
+
+    it('refuses .. segments and rooted names however they are spelled', () => {
+      for (const name of ['..', '../x', 'a/../../x', 'a/..', 'a\\..\\x']) assert.deepEqual(checkEntryPath(name), { ok: false, problem: 'traversal' }, name);
+      for (const name of ['/etc/passwd', '\\x', '\\\\server\\share', 'C:\\x', 'c:x', 'C:/x', 'a\0b']) assert.deepEqual(checkEntryPath(name), { ok: false, problem: 'absolute' }, name);
+    });
+
+    it('reads zip entry kinds from the Unix mode bits', () => {
+      assert.equal(zipEntryKind('l', 0xa1ff0000), 'link');
+      assert.equal(zipEntryKind('d/', 0), 'directory');
+      assert.equal(zipEntryKind('f', 0), 'file');
+      assert.equal(zipEntryKind('f', 0o100644 << 16), 'file');
+      assert.equal(zipEntryKind('c', (0o20644 << 16) >>> 0), 'device');
+    });
+  });
+});
