@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { AbortedError, AdminApiClient } from '../../src/core/api';
 import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../src/core/bundle/download';
 import { BundleDownloadError, ExpiredLinkError } from '../../src/core/bundle/errors';
+import { UnsafeArchiveError } from '../../src/core/bundle/extract';
 import { BundleLinks } from '../../src/core/bundle/linkCache';
+import { verifyArchive } from '../../src/core/bundle/verify';
 import type { Logger } from '../../src/core/log';
 import { Simulator } from '../simulator';
 
@@ -93,6 +95,13 @@ describe('bundle download', function () {
     for (const r of storage) assert.equal(r.headers.authorization, undefined);
     // The API calls did carry it: the check above is not vacuous.
     assert.ok(sim.requests.some((r) => r.origin === 'api' && r.headers.authorization === `Bearer ${KEY}`));
+  });
+
+  it('a real bundle passes the archive check and is saved', async () => {
+    sim.setBundleContent(sim.defaultBundle());
+    const result = await downloadBundle(options({ verify: verifyArchive }));
+    assert.equal(result.bytes, sim.defaultBundle().length);
+    assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(sim.defaultBundle()));
   });
 
   it('resumes a truncated body with a Range request', async () => {
@@ -220,15 +229,16 @@ describe('bundle download', function () {
     assertOnlyTarget();
   });
 
-  it('keeps the temporary file out of the target when verification refuses it', async () => {
+  it('keeps the temporary file out of the target when the archive does not open', async () => {
+    // The random bytes of these tests are no archive.
     const error = await failure(
       downloadBundle(
         options({
-          verify: () => Promise.reject(new BundleDownloadError('notArchive', 'not an archive')),
+          verify: verifyArchive,
         }),
       ),
     );
-    assert.ok(error instanceof BundleDownloadError && error.reason === 'notArchive');
+    assert.ok(error instanceof UnsafeArchiveError && error.reason === 'notAnArchive', String(error));
     assertOnlyTarget([]);
   });
 

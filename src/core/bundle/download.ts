@@ -43,7 +43,7 @@ export interface DownloadOptions {
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;
   /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
-  verify?: (path: string) => Promise<void>;
+  verify?: (path: string) => Promise<unknown>;
   dispatcher?: Dispatcher;
   log?: Logger;
   /** Failed attempts in a row, without a byte of progress, before giving up. */
@@ -244,7 +244,7 @@ class Download {
       const res = await request(target, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.o.signal ?? null });
       const location = firstHeader(res.headers.location);
       if (![301, 302, 303, 307, 308].includes(res.statusCode) || location === undefined) return res;
-      res.body.resume();
+      res.body.on('error', () => undefined).resume();
       const next = new URL(location, target);
       const verdict = checkOpenableLink(next.href);
       if (!verdict.ok) throw new BundleDownloadError('link', `The storage redirected the download to a link that is not followed: ${verdict.reason}.`);
@@ -260,7 +260,7 @@ class Download {
     if (res.statusCode === 206) {
       const range = contentRange(firstHeader(res.headers['content-range']));
       if (range === undefined || range.start !== this.received) {
-        res.body.destroy();
+        discard(res.body);
         return { done: false, next: 'restart', why: 'the server sent a different byte range than asked' };
       }
       start = range.start;
@@ -274,13 +274,13 @@ class Download {
     }
     const etag = firstHeader(res.headers.etag);
     if (start > 0 && this.etag !== undefined && etag !== undefined && etag !== this.etag) {
-      res.body.destroy();
+      discard(res.body);
       return { done: false, next: 'restart', why: 'the bundle changed on the server since the download began' };
     }
     this.etag = etag ?? this.etag;
     const promised = link.bundle.sizeBytes;
     if (total !== undefined && promised !== undefined && total !== promised) {
-      res.body.destroy();
+      discard(res.body);
       throw new BundleDownloadError('size', `The storage is sending ${total} bytes, but the API said the bundle has ${promised}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.`);
     }
     this.total = total ?? promised ?? this.total;
@@ -343,6 +343,12 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** Drops a body we will not read; undici reports the abort as an error nobody needs. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 /** At most 64 KiB of an error body, for its code and message. */
 async function readSmall(body: Dispatcher.ResponseData['body']): Promise<string> {
   const chunks: Buffer[] = [];
@@ -356,7 +362,7 @@ async function readSmall(body: Dispatcher.ResponseData['body']): Promise<string>
   } catch {
     // A broken error body still has a status.
   }
-  body.destroy();
+  discard(body);
   return Buffer.concat(chunks).toString('utf8').slice(0, 65_536);
 }
 

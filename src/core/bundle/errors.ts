@@ -15,9 +15,7 @@ export type DownloadFailure =
   /** The connection kept failing without progress. */
   | 'network'
   /** The link is not one we may fetch (scheme, host). */
-  | 'link'
-  /** The file that came is not an archive we can open. */
-  | 'notArchive';
+  | 'link';
 
 export class BundleDownloadError extends Error {
   constructor(

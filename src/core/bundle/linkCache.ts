@@ -18,11 +18,17 @@ const UNKNOWN_EXPIRY_TRUST_MS = 5 * 60_000;
 
 export class BundleLinks {
   private readonly links = new Map<string, IssuedLink>();
+  private readonly listeners = new Set<(jobId: string) => void>();
 
   constructor(
     private readonly generate: (jobId: string, options?: CallOptions) => Promise<Bundle>,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The jobs with a known link. */
+  jobIds(): string[] {
+    return [...this.links.keys()];
+  }
 
   peek(jobId: string): IssuedLink | undefined {
     return this.links.get(jobId);
@@ -50,11 +56,18 @@ export class BundleLinks {
     const bundle = await this.generate(jobId, options);
     const issued = { bundle, receivedAt: this.now() };
     this.links.set(jobId, issued);
+    for (const listener of this.listeners) listener(jobId);
     return issued;
   }
 
   forget(jobId: string): void {
     this.links.delete(jobId);
+  }
+
+  /** A new link arrived for a job. */
+  onDidChange(listener: (jobId: string) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
   }
 
   clear(): void {
