@@ -6,11 +6,17 @@ import { Notifier } from './vscode/notifications';
 import { Session } from './vscode/session';
 import { JobsStatusBar } from './vscode/statusBar';
 import { JobsTreeProvider, type JobNode } from './vscode/tree/jobsTree';
-import { describeExpiry, linkTimeLeft, registerLinkCommands } from './vscode/commands/links';
+import { describeExpiry, registerLinkCommands } from './vscode/commands/links';
 import { registerJobCommands } from './vscode/commands/jobs';
 import { registerKeyCommands } from './vscode/commands/key';
 import { registerSettingCommands } from './vscode/commands/settings';
 import { command } from './vscode/commands/deps';
+import * as downloadBundle from './vscode/commands/downloadBundle';
+import * as extractBundle from './vscode/commands/extractBundle';
+import * as generateBundle from './vscode/commands/generateBundle';
+import * as previewBundle from './vscode/commands/previewBundle';
+import * as revealBundle from './vscode/commands/revealBundle';
+import { PreviewManager } from './vscode/preview';
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
 export interface DocsAdminInternals {
@@ -20,6 +26,7 @@ export interface DocsAdminInternals {
   exportTree: JobsTreeProvider;
   statusBar: JobsStatusBar;
   notifier: Notifier;
+  previews: PreviewManager;
 }
 
 /** Builds the parts, wires them, registers them. No network and no file scan here. */
@@ -30,8 +37,9 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const session = new Session(context, keys, log);
   const agentTree = new JobsTreeProvider(session, 'agent');
   const exportTree = new JobsTreeProvider(session, 'export', (key) => {
-    const known = session.bundles.get(key);
-    return known === undefined ? undefined : describeExpiry(linkTimeLeft(known.bundle, known.receivedAt, Date.now()));
+    const links = session.links;
+    const known = links?.peek(key.slice('export:'.length));
+    return known === undefined || links === undefined ? undefined : describeExpiry(links.timeLeft(known));
   });
   const agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: agentTree, showCollapseAll: false });
   const exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: exportTree, showCollapseAll: false });
@@ -50,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     exportView.description = session.environment.name;
   };
   const deps = { context, session, keys, log, channel, reveal };
+  const previews = new PreviewManager(log);
 
   context.subscriptions.push(
     channel,
@@ -64,6 +73,12 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     ...registerSettingCommands(deps),
     ...registerJobCommands(deps),
     ...registerLinkCommands(deps),
+    generateBundle.register(deps),
+    downloadBundle.register(deps),
+    extractBundle.register(deps),
+    ...previewBundle.register(deps, previews),
+    revealBundle.register(deps),
+    previews,
     session.onDidTransition((t) => notifier.show(t)),
     session.onDidChangeState(showState),
     keys.onDidChange((environmentId) => {
@@ -80,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .rebuild()
     .then(() => seedPlaygroundKey(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
-  return { session, agentView, agentTree, exportTree, statusBar, notifier };
+  return { session, agentView, agentTree, exportTree, statusBar, notifier, previews };
 }
 
 /**

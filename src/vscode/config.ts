@@ -15,6 +15,11 @@ export interface Config {
   notifications: 'all' | 'failures' | 'none';
   minIntervalMs: number;
   maxIntervalMs: number;
+  /** A known bundle link with less time left than this is regenerated before use. */
+  linkMinimumMs: number;
+  extractMaxEntries: number;
+  extractMaxTotalBytes: number;
+  previewOpenIn: 'simpleBrowser' | 'external';
 }
 
 /** The extension's settings, typed and sanitised in one place. */
@@ -34,5 +39,9 @@ export function readConfig(): Config {
     notifications: notifications === 'failures' || notifications === 'none' ? notifications : 'all',
     minIntervalMs: min * 1000,
     maxIntervalMs: max * 1000,
+    linkMinimumMs: Math.max(1, c.get<number>('bundle.linkMinimumMinutes', 10)) * 60_000,
+    extractMaxEntries: Math.max(1, Math.floor(c.get<number>('extract.maxEntries', 100_000))),
+    extractMaxTotalBytes: Math.max(1, c.get<number>('extract.maxTotalMegabytes', 4096)) * 1024 * 1024,
+    previewOpenIn: c.get<string>('preview.openIn', 'simpleBrowser') === 'external' ? 'external' : 'simpleBrowser',
   };
 }

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { AdminApiClient, type Bundle } from '../core/api';
+import { AdminApiClient } from '../core/api';
+import { BundleLinks } from '../core/bundle/linkCache';
+import { BundleShelf } from '../core/bundle/shelf';
 import { systemClock } from '../core/jobs/clock';
 import { JobRegistry, type JobKey } from '../core/jobs/registry';
 import { JobsService, type ServiceState, type Transition } from '../core/jobs/service';
@@ -16,12 +18,12 @@ export type SessionState = ServiceState['kind'] | 'noProject';
  * settings or its key change; the views, status bar and commands read it.
  */
 export class Session implements vscode.Disposable {
-  private current: { env: Environment; client: AdminApiClient; service: JobsService; listeners: { dispose(): void }[] } | undefined;
+  private current:
+    | { env: Environment; client: AdminApiClient; service: JobsService; links: BundleLinks; shelf: BundleShelf; listeners: { dispose(): void }[] }
+    | undefined;
   private env: Environment;
   private stateValue: SessionState = 'noKey';
   private problem: string | undefined;
-  /** Bundle links generated in this window, with when they arrived (for clock-skew correction). */
-  readonly bundles = new Map<JobKey, { bundle: Bundle; receivedAt: number }>();
   private readonly onJobsEmitter = new vscode.EventEmitter<JobKey[] | undefined>();
   private readonly onStateEmitter = new vscode.EventEmitter<SessionState>();
   private readonly onTransitionEmitter = new vscode.EventEmitter<Transition>();
@@ -30,6 +32,7 @@ export class Session implements vscode.Disposable {
   readonly onDidChangeState = this.onStateEmitter.event;
   readonly onDidTransition = this.onTransitionEmitter.event;
   private building: Promise<void> = Promise.resolve();
+  private linkTick: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -60,6 +63,16 @@ export class Session implements vscode.Disposable {
     return this.current?.client;
   }
 
+  /** Bundle links generated in this window, per export job id, with when each expires. */
+  get links(): BundleLinks | undefined {
+    return this.current?.links;
+  }
+
+  /** Downloaded archives and extracted folders, per export job id (persisted). */
+  get shelf(): BundleShelf | undefined {
+    return this.current?.shelf;
+  }
+
   /** Rebuilds for the active environment; calls are serialised. */
   rebuild(): Promise<void> {
     this.building = this.building.then(() => this.build()).catch((error: unknown) => {
@@ -74,7 +87,7 @@ export class Session implements vscode.Disposable {
     this.current.service.dispose();
     void this.current.client.close();
     this.current = undefined;
-    this.bundles.clear();
+    clearTimeout(this.linkTick);
   }
 
   private async build(): Promise<void> {
@@ -106,7 +119,14 @@ export class Session implements vscode.Disposable {
       floorMs: config.minIntervalMs,
       ceilingMs: config.maxIntervalMs,
     });
+    const links = new BundleLinks((jobId, options) => client.generateBundle(jobId, options));
+    const shelf = new BundleShelf(this.context.globalState, `docsAdmin.bundles.${env.id}`, this.log);
     const listeners = [
+      shelf.onDidChange((jobId) => this.onJobsEmitter.fire([`export:${jobId}`])),
+      links.onDidChange((jobId) => {
+        this.onJobsEmitter.fire([`export:${jobId}`]);
+        this.scheduleLinkTick();
+      }),
       service.onDidChangeJobs((keys) => this.onJobsEmitter.fire(keys)),
       service.onDidChangeState((state) => {
         this.problem = 'message' in state ? state.message : undefined;
@@ -114,7 +134,7 @@ export class Session implements vscode.Disposable {
       }),
       service.onDidTransition((t) => this.onTransitionEmitter.fire(t)),
     ];
-    this.current = { env, client, service, listeners };
+    this.current = { env, client, service, links, shelf, listeners };
     this.problem = undefined;
     let key: string | undefined;
     try {
@@ -126,6 +146,23 @@ export class Session implements vscode.Disposable {
     service.keyChanged(key !== undefined);
     this.setState(key === undefined ? 'noKey' : 'ok');
     this.onJobsEmitter.fire(undefined);
+  }
+
+  /**
+   * Rows that show a link's time left are redrawn every 30 s, and the moment a link expires,
+   * so "link expired" appears without anyone clicking.
+   */
+  private scheduleLinkTick(): void {
+    clearTimeout(this.linkTick);
+    const links = this.current?.links;
+    const ids = links?.jobIds() ?? [];
+    if (links === undefined || ids.length === 0) return;
+    const lefts = ids.map((id) => links.timeLeft(links.peek(id)!)).filter((l): l is number => l !== undefined && l > 0);
+    const wait = Math.min(30_000, ...lefts.map((l) => l + 50));
+    this.linkTick = setTimeout(() => {
+      this.onJobsEmitter.fire(ids.map((id): JobKey => `export:${id}`));
+      this.scheduleLinkTick();
+    }, wait);
   }
 
   private setState(state: SessionState): void {

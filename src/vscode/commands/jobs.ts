@@ -67,8 +67,13 @@ export function registerJobCommands(deps: Deps): vscode.Disposable[] {
     }),
     command('docsAdmin.job.stopTracking', deps, async (node: unknown) => {
       if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      const job = requireService(deps).get(node.key);
       await requireService(deps).untrack(node.key);
-      deps.session.bundles.delete(node.key);
+      if (job?.kind === 'export') {
+        // The files stay where they are; only what this window remembers of them goes.
+        deps.session.links?.forget(job.id);
+        await deps.session.shelf?.forget(job.id);
+      }
       return true;
     }),
   ];

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { Bundle } from '../../core/api';
-import { bundleExpiry, timeLeftMs } from '../../core/bundle/expiry';
+import type { BundleLinks, IssuedLink } from '../../core/bundle/linkCache';
 import { formatDuration } from '../../core/jobs/present';
 import type { JobKey } from '../../core/jobs/registry';
 import { checkOpenableLink } from '../../core/links';
 import { redactUrl } from '../../core/redact';
+import { readConfig } from '../config';
 import { command, isJobNode, requireService, type Deps } from './deps';
 
 /** Opens a link only when it is https: (or loopback http:); says why otherwise. */
@@ -18,34 +18,24 @@ async function openSafely(deps: Deps, link: string | null | undefined, what: str
   return vscode.env.openExternal(vscode.Uri.parse(verdict.url.href, true));
 }
 
-/**
- * Milliseconds the link has left on this machine's clock (from `expiresAt` or the link itself,
- * skew-corrected with the answer's `Date`); undefined when nothing says when it expires.
- */
-export function linkTimeLeft(bundle: Bundle, receivedAt: number, now: number): number | undefined {
-  const expiry = bundleExpiry(bundle);
-  return expiry === undefined ? undefined : timeLeftMs(expiry, now, { serverDate: bundle.serverDate, receivedAt });
-}
-
 export function describeExpiry(left: number | undefined): string {
   if (left === undefined) return 'expiry not given';
   return left <= 0 ? 'link expired' : `link expires in ${formatDuration(left)}`;
 }
 
-/** The known link when it has at least a minute left, else a new one. */
-async function freshBundle(deps: Deps, key: JobKey): Promise<{ bundle: Bundle; receivedAt: number }> {
-  const service = requireService(deps);
-  const job = service.get(key);
-  if (job?.kind !== 'export') throw new Error('Pick an export job.');
-  const known = deps.session.bundles.get(key);
-  const left = known === undefined ? undefined : linkTimeLeft(known.bundle, known.receivedAt, Date.now());
-  if (known !== undefined && left !== undefined && left > 60_000) return known;
-  const client = deps.session.client;
-  if (client === undefined) throw new Error('The environment is not set up.');
-  const fresh = { bundle: await client.generateBundle(job.id), receivedAt: Date.now() };
-  deps.session.bundles.set(key, fresh);
-  service.refresh(key);
-  return fresh;
+/** The export job behind a tree row or a job key, with the session's link cache. */
+export function exportJobOf(deps: Deps, key: JobKey): { id: string; domain: string | undefined; completed: boolean; links: BundleLinks } {
+  const job = requireService(deps).get(key);
+  if (job?.kind !== 'export') throw new Error('Pick an export job in the Static Exports view.');
+  const links = deps.session.links;
+  if (links === undefined) throw new Error('The environment is not set up.');
+  return { id: job.id, domain: job.domain ?? job.snapshot?.domain, completed: job.snapshot?.status === 'completed', links };
+}
+
+/** The known link when it has at least the configured minutes left, else a new one. */
+export async function freshLink(deps: Deps, key: JobKey, signal?: AbortSignal): Promise<IssuedLink> {
+  const { id, links } = exportJobOf(deps, key);
+  return links.fresh(id, readConfig().linkMinimumMs, signal === undefined ? {} : { signal });
 }
 
 export function registerLinkCommands(deps: Deps): vscode.Disposable[] {
@@ -75,15 +65,16 @@ export function registerLinkCommands(deps: Deps): vscode.Disposable[] {
     }),
     command('docsAdmin.export.copyBundleLink', deps, async (node: unknown) => {
       if (!isJobNode(node)) throw new Error('Pick a completed export in the Docs Admin view.');
-      const { bundle, receivedAt } = await freshBundle(deps, node.key);
-      await vscode.env.clipboard.writeText(bundle.bundleUrl);
-      void vscode.window.showInformationMessage(`Bundle link copied (${describeExpiry(linkTimeLeft(bundle, receivedAt, Date.now()))}). It works for anyone who has it until then: share it with care.`);
+      const link = await freshLink(deps, node.key);
+      await vscode.env.clipboard.writeText(link.bundle.bundleUrl);
+      const left = deps.session.links?.timeLeft(link);
+      void vscode.window.showInformationMessage(`Bundle link copied (${describeExpiry(left)}). It works for anyone who has it until then: share it with care.`);
       return true;
     }),
     command('docsAdmin.export.openBundleLink', deps, async (node: unknown) => {
       if (!isJobNode(node)) throw new Error('Pick a completed export in the Docs Admin view.');
-      const { bundle } = await freshBundle(deps, node.key);
-      return openSafely(deps, bundle.bundleUrl, 'bundle link');
+      const link = await freshLink(deps, node.key);
+      return openSafely(deps, link.bundle.bundleUrl, 'bundle link');
     }),
   ];
 }

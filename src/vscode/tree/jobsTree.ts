@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { shelfRows, type ShelfRow } from '../../core/bundle/shelf';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/registry';
 import type { Session } from '../session';
@@ -7,12 +8,15 @@ import type { Session } from '../session';
 export interface JobNode {
   readonly key: JobKey;
   readonly kind: TrackedJob['kind'];
+  /** Set on the rows under an export job: its downloaded archive, its extracted folder. */
+  readonly part?: ShelfRow['part'];
 }
 
 export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<JobNode | JobNode[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private nodes = new Map<JobKey, JobNode>();
+  private readonly parts = new Map<string, JobNode>();
   private order: JobKey[] = [];
   private readonly subscription: vscode.Disposable;
 
@@ -44,8 +48,21 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     return this.jobs().map(jobKey);
   }
 
+  private bundleRows(key: JobKey): ShelfRow[] {
+    const job = this.session.service?.get(key);
+    return job?.kind === 'export' ? shelfRows(this.session.shelf?.get(job.id)) : [];
+  }
+
   getChildren(element?: JobNode): JobNode[] {
-    if (element !== undefined) return [];
+    if (element !== undefined) {
+      if (element.part !== undefined || element.kind !== 'export') return [];
+      return this.bundleRows(element.key).map((row) => {
+        const id = `${element.key}/${row.part}`;
+        const node = this.parts.get(id) ?? { key: element.key, kind: element.kind, part: row.part };
+        this.parts.set(id, node);
+        return node;
+      });
+    }
     const jobs = this.jobs();
     const nodes = new Map<JobKey, JobNode>();
     for (const job of jobs) {
@@ -61,8 +78,10 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     const service = this.session.service;
     const job = service?.get(node.key);
     if (service === undefined || job === undefined) return new vscode.TreeItem(node.key);
+    if (node.part !== undefined) return this.bundleItem(node);
     const p = presentTracked(job, service.errorOf(node.key), Date.now(), this.describeExpiry(node.key));
-    const item = new vscode.TreeItem(p.label, vscode.TreeItemCollapsibleState.None);
+    const hasRows = this.bundleRows(node.key).length > 0;
+    const item = new vscode.TreeItem(p.label, hasRows ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = node.key;
     item.description = p.description;
     item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
@@ -76,8 +95,21 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     return item;
   }
 
-  getParent(): undefined {
-    return undefined;
+  private bundleItem(node: JobNode): vscode.TreeItem {
+    const row = this.bundleRows(node.key).find((r) => r.part === node.part);
+    if (row === undefined) return new vscode.TreeItem('');
+    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `${node.key}/${row.part}`;
+    item.description = row.description;
+    item.iconPath = new vscode.ThemeIcon(row.icon);
+    item.contextValue = row.contextValue;
+    item.tooltip = row.details.join('\n');
+    item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
+    return item;
+  }
+
+  getParent(node: JobNode): JobNode | undefined {
+    return node.part === undefined ? undefined : this.nodes.get(node.key);
   }
 
   dispose(): void {

@@ -1,0 +1,122 @@
+import { access } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { AbortedError } from '../../core/api/errors';
+import { downloadBundle, type DownloadProgress, type DownloadResult } from '../../core/bundle/download';
+import { formatBytes } from '../../core/bundle/shelf';
+import { verifyArchive } from '../../core/bundle/verify';
+import type { JobKey } from '../../core/jobs/registry';
+import { readConfig } from '../config';
+import { command, isJobNode, type Deps } from './deps';
+import { exportJobOf } from './links';
+import { pickCompletedExport } from './pickExport';
+
+const LAST_FOLDER = 'docsAdmin.lastDownloadFolder';
+
+/** `docs-<domain>-<yyyy-mm-dd>.tar.gz`, with anything a file name cannot hold replaced. */
+export function defaultBundleName(domain: string | undefined, jobId: string, now = new Date()): string {
+  const date = now.toISOString().slice(0, 10);
+  const base = (domain ?? jobId).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '') || 'bundle';
+  return `docs-${base}-${date}.tar.gz`;
+}
+
+/** "12.3 MB of 45.6 MB (27 %) · 4.1 MB/s" */
+export function describeProgress(p: DownloadProgress): string {
+  const speed = p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : '';
+  if (p.total === undefined || p.total === 0) return `${formatBytes(p.received)}${speed}`;
+  return `${formatBytes(p.received)} of ${formatBytes(p.total)} (${Math.floor((p.received / p.total) * 100)} %)${speed}`;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function defaultFolder(deps: Deps): string {
+  return deps.context.globalState.get<string>(LAST_FOLDER) ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? homedir();
+}
+
+export interface DownloadArgs {
+  /** Skips the save dialog (tests, other commands). */
+  target?: string;
+  /** With `target`: replace an existing file. */
+  replace?: boolean;
+}
+
+/**
+ * Download Bundle: a save dialog, then a verified, resumable download with progress and
+ * Cancel in a notification. The save dialog is where the user agrees to replace a file.
+ */
+export function register(deps: Deps): vscode.Disposable {
+  return command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, args: DownloadArgs = {}): Promise<DownloadResult | undefined> => {
+    const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, 'Docs Admin: download a bundle');
+    if (key === undefined) return undefined;
+    const job = exportJobOf(deps, key);
+    if (!job.completed) throw new Error('This export has not completed yet; its bundle can be downloaded once it has.');
+    let target = args.target;
+    let replace = args.replace === true;
+    if (target === undefined) {
+      const uri = await vscode.window.showSaveDialog({
+        title: `Download the bundle of ${job.domain ?? job.id}`,
+        defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
+        filters: { 'Docs bundle': ['tar.gz', 'tgz', 'zip'] },
+        saveLabel: 'Download',
+      });
+      if (uri === undefined) return undefined;
+      if (uri.scheme !== 'file') throw new Error('Choose a file on this machine\'s disk.');
+      target = uri.fsPath;
+      // The save dialog has asked whether to replace an existing file.
+      replace = await exists(target);
+    }
+    const chosen = target;
+    const config = readConfig();
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Downloading the bundle of ${job.domain ?? job.id}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        let shown = 0;
+        try {
+          return await downloadBundle({
+            target: chosen,
+            replace,
+            link: () => job.links.fresh(job.id, config.linkMinimumMs, { signal: controller.signal }),
+            regenerate: () => job.links.regenerate(job.id, { signal: controller.signal }),
+            timeLeft: (link) => job.links.timeLeft(link),
+            signal: controller.signal,
+            log: deps.log,
+            verify: async (path) => {
+              progress.report({ message: 'checking the archive…' });
+              await verifyArchive(path);
+            },
+            onProgress: (p) => {
+              const percent = p.total === undefined || p.total === 0 ? undefined : (p.received / p.total) * 100;
+              const increment = percent === undefined ? undefined : Math.max(0, percent - shown);
+              if (percent !== undefined) shown = percent;
+              progress.report(increment === undefined ? { message: describeProgress(p) } : { message: describeProgress(p), increment });
+            },
+          });
+        } finally {
+          cancel.dispose();
+        }
+      },
+    ).then(undefined, (error: unknown) => {
+      if (error instanceof AbortedError) return undefined;
+      throw error;
+    });
+    if (result === undefined) {
+      void vscode.window.showInformationMessage('Download cancelled; nothing was saved.');
+      return undefined;
+    }
+    await deps.context.globalState.update(LAST_FOLDER, dirname(chosen));
+    await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
+    void vscode.window.showInformationMessage(`Bundle saved: ${chosen} (${formatBytes(result.bytes)}).`, 'Extract…', 'Reveal').then((choice) => {
+      if (choice === 'Extract…') void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
+      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
+    });
+    return result;
+  });
+}

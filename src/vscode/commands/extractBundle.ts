@@ -1,0 +1,123 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import { AbortedError } from '../../core/api/errors';
+import { extractBundle, type ExtractSummary } from '../../core/bundle/extract';
+import { describeSummary, formatBytes, type BundleSummary } from '../../core/bundle/shelf';
+import { readConfig } from '../config';
+import { command, isJobNode, requireService, type Deps } from './deps';
+
+/** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
+export function folderNameFor(archive: string): string {
+  return basename(archive).replace(/\.(tar\.gz|tgz|zip|gz)$/i, '') || 'bundle';
+}
+
+export function toSummary(s: ExtractSummary): BundleSummary {
+  const types: Record<string, number> = {};
+  for (const [ext, n] of Object.entries(s.types)) types[ext.replace(/^\./, '')] = n;
+  return { pages: s.pages, files: s.files, bytes: s.bytes, types };
+}
+
+async function isNonEmptyFolder(path: string): Promise<boolean> {
+  try {
+    if (!(await stat(path)).isDirectory()) return true;
+    return (await readdir(path)).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export interface ExtractArgs {
+  archive?: string;
+  /** The folder the bundle's files go in (skips the dialog). */
+  folder?: string;
+  /** With `folder`: replace what it holds. */
+  replace?: boolean;
+}
+
+/**
+ * Extract Bundle: a tar.gz or zip (by its magic bytes) into a folder, refusing anything that
+ * would land outside it, with caps against archive bombs; then a summary under the job.
+ */
+export function register(deps: Deps): vscode.Disposable {
+  return command('docsAdmin.export.extractBundle', deps, async (node?: unknown, args: ExtractArgs = {}): Promise<ExtractSummary | undefined> => {
+    const job = isJobNode(node) ? requireService(deps).get(node.key) : undefined;
+    const jobId = job?.kind === 'export' ? job.id : undefined;
+    let archive = args.archive ?? (jobId === undefined ? undefined : deps.session.shelf?.get(jobId)?.archive);
+    if (archive === undefined) {
+      if (jobId !== undefined) {
+        const choice = await vscode.window.showInformationMessage('This export\'s bundle has not been downloaded yet.', 'Download…', 'Choose a File…');
+        if (choice === 'Download…') return vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node);
+        if (choice !== 'Choose a File…') return undefined;
+      }
+      const picked = await vscode.window.showOpenDialog({ title: 'Docs Admin: extract a bundle', canSelectFiles: true, canSelectMany: false, filters: { 'Docs bundle': ['gz', 'tgz', 'zip'], 'All files': ['*'] }, openLabel: 'Extract' });
+      if (picked?.[0] === undefined) return undefined;
+      archive = picked[0].fsPath;
+    }
+    const source = archive;
+    let folder = args.folder;
+    let replace = args.replace === true;
+    if (folder === undefined) {
+      const parent = await vscode.window.showOpenDialog({
+        title: `Extract ${basename(source)} into a new folder "${folderNameFor(source)}" in…`,
+        defaultUri: vscode.Uri.file(dirname(source)),
+        canSelectFiles: false,
+        canSelectFolders: true,
+        canSelectMany: false,
+        openLabel: 'Extract Here',
+      });
+      if (parent?.[0] === undefined) return undefined;
+      folder = join(parent[0].fsPath, folderNameFor(source));
+      if (await isNonEmptyFolder(folder)) {
+        const answer = await vscode.window.showWarningMessage(
+          `${folder} already holds files. Replace them with the bundle's? The old files are removed only once the new ones are all in place.`,
+          { modal: true },
+          'Replace',
+        );
+        if (answer !== 'Replace') return undefined;
+        replace = true;
+      }
+    }
+    const target = folder;
+    const config = readConfig();
+    const summary = await vscode.window
+      .withProgress({ location: vscode.ProgressLocation.Notification, title: `Extracting ${basename(source)}`, cancellable: true }, async (progress, token) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        let last = 0;
+        try {
+          return await extractBundle(source, target, {
+            maxEntries: config.extractMaxEntries,
+            maxTotalBytes: config.extractMaxTotalBytes,
+            replace,
+            signal: controller.signal,
+            onProgress: (p) => {
+              const now = Date.now();
+              if (now - last < 100) return;
+              last = now;
+              progress.report({ message: `${p.entries} files · ${formatBytes(p.bytes)}` });
+            },
+          });
+        } finally {
+          cancel.dispose();
+        }
+      })
+      .then(undefined, (error: unknown) => {
+        if (error instanceof AbortedError) return undefined;
+        throw error;
+      });
+    if (summary === undefined) {
+      void vscode.window.showInformationMessage('Extraction cancelled; the folder was left as it was.');
+      return undefined;
+    }
+    const described = describeSummary(toSummary(summary));
+    deps.log.info(`Extracted ${source} into ${target}: ${summary.files} files, ${described.headline} (${described.types}).`);
+    if (summary.duplicates.length > 0) deps.log.warn(`The bundle named ${summary.duplicates.length} file(s) more than once; the last copy of each was kept: ${summary.duplicates.slice(0, 10).join(', ')}`);
+    if (jobId !== undefined) await deps.session.shelf?.update(jobId, { archive: source, folder: target, summary: toSummary(summary), extractedAt: Date.now() });
+    void vscode.window.showInformationMessage(`Extracted ${described.headline} to ${target}.`, 'Preview', 'Reveal').then((choice) => {
+      if (choice === 'Preview') void vscode.commands.executeCommand('docsAdmin.export.previewBundle', node ?? { folder: target });
+      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
+    });
+    return summary;
+  });
+}

@@ -1,0 +1,24 @@
+import * as vscode from 'vscode';
+import { command, isJobNode, type Deps } from './deps';
+import { describeExpiry, exportJobOf } from './links';
+import { pickCompletedExport } from './pickExport';
+
+/** Generate Bundle: always a new link (the old one keeps working until it expires). */
+export function register(deps: Deps): vscode.Disposable {
+  return command('docsAdmin.export.generateBundle', deps, async (node?: unknown) => {
+    const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, 'Docs Admin: generate a bundle link');
+    if (key === undefined) return undefined;
+    const job = exportJobOf(deps, key);
+    if (!job.completed) throw new Error('This export has not completed yet; its bundle can be generated once it has.');
+    const link = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Generating the bundle link…' },
+      () => job.links.regenerate(job.id),
+    );
+    const left = job.links.timeLeft(link);
+    void vscode.window.showInformationMessage(`Bundle ready for ${job.domain ?? job.id} (${describeExpiry(left)}).`, 'Download…', 'Copy Link').then((choice) => {
+      if (choice === 'Download…') void vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node ?? { key, kind: 'export' });
+      if (choice === 'Copy Link') void vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', node ?? { key, kind: 'export' });
+    });
+    return { expiresInMs: left, sizeBytes: link.bundle.sizeBytes };
+  });
+}

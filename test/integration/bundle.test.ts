@@ -1,0 +1,151 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DownloadResult } from '../../src/core/bundle/download';
+import type { ExtractSummary } from '../../src/core/bundle/extract';
+import type { DocsAdminInternals } from '../../src/extension';
+import type { JobNode } from '../../src/vscode/tree/jobsTree';
+import { Simulator } from '../simulator';
+import { siteFiles } from '../simulator/site';
+import { configure, internals, waitFor } from './support';
+
+describe('the bundle in the editor: generate, download, extract, preview', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: DocsAdminInternals;
+  let dir: string;
+  let jobId: string;
+
+  const jobRow = () => api.exportTree.getChildren().find((n) => n.key === `export:${jobId}`);
+  const parts = () => {
+    const row = jobRow();
+    return row === undefined ? [] : api.exportTree.getChildren(row);
+  };
+  const part = (name: 'archive' | 'folder') => parts().find((n) => n.part === name);
+  const itemOf = (node: JobNode) => api.exportTree.getTreeItem(node);
+  const bundleCalls = () => sim.requests.filter((r) => r.route === 'export.bundle').length;
+
+  before(async () => {
+    sim = await Simulator.start({ timeScale: 1_000 });
+    api = await internals();
+    dir = mkdtempSync(join(tmpdir(), 'docs-admin-bundle-it-'));
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    await waitFor('the ok state', () => api.session.state === 'ok');
+    jobId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000, pages: 7 }).jobId);
+    await api.session.service?.trackExportJob(jobId);
+    await waitFor('the completed row', () => {
+      const row = jobRow();
+      return row !== undefined && String(itemOf(row).description).startsWith('completed');
+    });
+  });
+
+  after(async () => {
+    await api.previews.stop();
+    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('Generate Bundle shows the time left on the row', async () => {
+    const before = bundleCalls();
+    const result = await vscode.commands.executeCommand<{ expiresInMs: number }>('docsAdmin.export.generateBundle', jobRow());
+    assert.ok(result.expiresInMs > 59 * 60_000 && result.expiresInMs <= 3600_000, String(result.expiresInMs));
+    assert.equal(bundleCalls(), before + 1);
+    await waitFor('the expiry on the row', () => String(itemOf(jobRow()!).description).includes('link expires in 59m'));
+  });
+
+  it('an expired link is marked, and Copy Bundle Link regenerates it first', async () => {
+    sim.setLinkTtlSeconds(2);
+    await vscode.commands.executeCommand('docsAdmin.export.generateBundle', jobRow());
+    const stale = api.session.links?.peek(jobId);
+    assert.ok(stale);
+    sim.setLinkTtlSeconds(3600);
+    // Nobody touches the row: it redraws itself when the link expires.
+    await waitFor('the expired mark', () => String(itemOf(jobRow()!).description).includes('link expired'), 5_000);
+    const before = bundleCalls();
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', jobRow()), true);
+    assert.equal(bundleCalls(), before + 1, 'a new link was generated');
+    const copied = await vscode.env.clipboard.readText();
+    assert.notEqual(copied, stale.bundle.bundleUrl);
+    await waitFor('the new expiry', () => String(itemOf(jobRow()!).description).includes('link expires in 59m'));
+  });
+
+  it('Download Bundle saves a verified file, sends no key to the storage, and shows it under the job', async () => {
+    const target = join(dir, 'docs-acme.tar.gz');
+    const result = await vscode.commands.executeCommand<DownloadResult>('docsAdmin.export.downloadBundle', jobRow(), { target });
+    assert.equal(result.bytes, sim.defaultBundle().length);
+    assert.ok(readFileSync(target).equals(sim.defaultBundle()));
+    const storage = sim.requests.filter((r) => r.origin === 'storage');
+    assert.ok(storage.length > 0);
+    for (const r of storage) assert.equal(r.headers.authorization, undefined, 'no Authorization to the link host');
+    await waitFor('the archive row', () => part('archive') !== undefined);
+    const archive = itemOf(part('archive')!);
+    assert.equal(archive.contextValue, 'exportJob.bundle.archive');
+    assert.match(String(archive.description), /^docs-acme\.tar\.gz · /);
+    assert.equal(itemOf(jobRow()!).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+  });
+
+  it('Download Bundle never overwrites a file the user did not agree to replace', async () => {
+    const target = join(dir, 'keep-me.tar.gz');
+    writeFileSync(target, 'precious');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), { target }), undefined);
+    assert.equal(readFileSync(target, 'utf8'), 'precious');
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.includes('keep-me')),
+      ['keep-me.tar.gz'],
+      'no temporary file left',
+    );
+  });
+
+  it('Download Bundle refuses an HTML error page served as the bundle, and saves nothing', async () => {
+    sim.setBundleContent(Buffer.from('<!doctype html><html><body>502 Bad Gateway</body></html>'));
+    try {
+      // A link whose sizeBytes matches the page, so the check that catches it is "the archive opens".
+      await api.session.links?.regenerate(jobId);
+      const target = join(dir, 'error-page.tar.gz');
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), { target }), undefined);
+      assert.ok(!readdirSync(dir).some((f) => f.includes('error-page')), 'nothing saved');
+    } finally {
+      sim.setBundleContent(sim.defaultBundle());
+    }
+  });
+
+  it('Extract Bundle extracts into a folder and shows pages, size and file types under the job', async () => {
+    const folder = join(dir, 'site');
+    const summary = await vscode.commands.executeCommand<ExtractSummary>('docsAdmin.export.extractBundle', jobRow(), { folder });
+    assert.equal(summary.pages, 7);
+    for (const [name, content] of siteFiles()) assert.equal(readFileSync(join(folder, name), 'utf8'), content, name);
+    await waitFor('the folder row', () => part('folder') !== undefined);
+    const row = itemOf(part('folder')!);
+    assert.match(row.label as string, /^Extracted: 7 pages · [\d.]+ KB$/);
+    assert.match(String(row.description), /^html 7 · css 1 · js 1$/);
+    assert.equal(row.contextValue, 'exportJob.bundle.folder');
+  });
+
+  it('Preview Bundle serves the folder on loopback with the export rewrite, and stops when its tab closes', async () => {
+    const url = await vscode.commands.executeCommand<string>('docsAdmin.export.previewBundle', part('folder'));
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const page = await fetch(new URL('guides/install', url));
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<title>Install<\/title>/);
+    const isPreviewTab = (tab: vscode.Tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.includes('simpleBrowser');
+    await waitFor('the Simple Browser tab', () => vscode.window.tabGroups.all.some((g) => g.tabs.some(isPreviewTab)));
+    assert.equal(api.previews.list().length, 1);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.filter(isPreviewTab));
+    await vscode.window.tabGroups.close(tabs);
+    await waitFor('the server to stop', () => api.previews.list().length === 0);
+    await assert.rejects(fetch(url), 'the port is closed');
+  });
+
+  it('Stop Tracking forgets the bundle rows but leaves the files', async () => {
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.job.stopTracking', jobRow()), true);
+    assert.equal(api.session.shelf?.get(jobId), undefined);
+    assert.ok(readFileSync(join(dir, 'docs-acme.tar.gz')).length > 0);
+    assert.ok(readdirSync(join(dir, 'site')).length > 0);
+  });
+});
