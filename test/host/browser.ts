@@ -22,6 +22,7 @@ export interface Locator {
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   count(): Promise<number>;
+  fill(value: string, options?: { timeout?: number }): Promise<void>;
 }
 
 export interface Browser {
