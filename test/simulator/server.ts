@@ -264,7 +264,9 @@ export class Simulator {
       res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
       res.write(reply.body.subarray(0, fault.afterBytes));
       // A truncated answer ends with a dropped connection; a stalled one just stops.
-      if (fault.kind === 'truncate') setImmediate(() => req.socket.destroy());
+      if (fault.kind === 'truncate') {
+        setImmediate(() => (fault.reset === true ? req.socket.resetAndDestroy() : req.socket.destroy()));
+      }
       return;
     }
     if (fault?.kind === 'oversized' && fault.chunked === true) {

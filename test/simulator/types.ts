@@ -62,7 +62,8 @@ export type FaultSpec =
   | { kind: 'malformed'; body: string; contentType?: string; status?: number }
   | { kind: 'oversized'; bytes: number; chunked?: boolean }
   | { kind: 'reset' }
-  | { kind: 'truncate'; afterBytes: number }
+  /** `reset: true` drops the connection with a TCP RST (ECONNRESET) instead of a FIN. */
+  | { kind: 'truncate'; afterBytes: number; reset?: boolean }
   | { kind: 'stall'; afterBytes: number }
   | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string }
   | { kind: 'ignoreRange' };
