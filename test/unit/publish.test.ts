@@ -1,0 +1,112 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AdminApiClient } from '../../src/core/api';
+import { ExportFailedError, publish, RolloutError, type PublishOptions, type PublishStep } from '../../src/core/deploy/publish';
+import { readStaticExport } from '../../src/core/deploy/values';
+import { valuesFile } from '../../src/core/deploy/valuesFile';
+import { Simulator } from '../simulator';
+
+const VALUES = `# docs deployment
+image:
+  tag: "1.0"   # pinned
+staticExport:
+  enabled: false
+  bundleUrl: ""
+`;
+
+describe('the publish pipeline against the simulator', function () {
+  this.timeout(20_000);
+  let sim: Simulator;
+  let client: AdminApiClient;
+  let dir: string;
+  let path: string;
+
+  beforeEach(async () => {
+    // 1 real ms is 1 simulated second: a 60 s export takes 60 ms.
+    sim = await Simulator.start({ timeScale: 1_000, exportDefaults: { queuedMs: 2_000, durationMs: 60_000 } });
+    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'docs-admin-publish-'));
+    path = join(dir, 'values.yaml');
+    writeFileSync(path, VALUES);
+  });
+
+  afterEach(async () => {
+    await client.close();
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function options(over: Partial<PublishOptions> = {}): PublishOptions & { steps: PublishStep[] } {
+    const steps: PublishStep[] = [];
+    return {
+      client,
+      domain: 'docs.acme.dev',
+      values: valuesFile(path),
+      onStep: (s) => steps.push(s),
+      wait: { floorMs: 20, ceilingMs: 100 },
+      conflictDelayMs: 10,
+      steps,
+      ...over,
+    };
+  }
+
+  it('starts, waits, generates the bundle, updates the values file, rolls out', async () => {
+    const rollouts: string[] = [];
+    const o = options({
+      version: 'v42',
+      rollout: () => {
+        // The rollout sees the new values already written.
+        rollouts.push(readFileSync(path, 'utf8'));
+        return Promise.resolve();
+      },
+    });
+    const progress: number[] = [];
+    const result = await publish({ ...o, onProgress: (job) => progress.push(job.progress ?? 0) });
+    assert.deepEqual(o.steps, ['start', 'wait', 'bundle', 'values', 'rollout']);
+    assert.ok(result.rolledOut && result.valuesChanged);
+    const block = readStaticExport(readFileSync(path, 'utf8'));
+    assert.equal(block?.enabled?.value, true);
+    assert.equal(block?.bundleUrl?.value, result.bundle.bundleUrl);
+    assert.equal(block?.version?.value, 'v42');
+    assert.ok(result.bundle.bundleUrl.startsWith(`${sim.storageBaseUrl}/bundles/`));
+    assert.match(readFileSync(path, 'utf8'), /tag: "1.0" {3}# pinned/, 'the rest is kept');
+    assert.equal(rollouts.length, 1);
+    assert.equal(readStaticExport(rollouts[0] ?? '')?.bundleUrl?.value, result.bundle.bundleUrl);
+    const started = sim.requests.find((r) => r.route === 'export.start');
+    assert.deepEqual(JSON.parse(started?.body ?? '{}'), { domain: 'docs.acme.dev', version: 'v42' });
+    assert.ok(progress.length > 0);
+    assert.deepEqual(readdirSync(dir), ['values.yaml'], 'no temporary file left');
+  });
+
+  it('stops with the job\'s error when the export fails, leaving the values file alone', async () => {
+    sim.setExportDefaults({ outcome: 'failed', error: 'Build failed: broken link in /guides/install' });
+    const o = options({ rollout: () => Promise.reject(new Error('must not run')) });
+    await assert.rejects(publish(o), (error: unknown) => error instanceof ExportFailedError && /broken link in \/guides\/install/.test(error.message));
+    assert.deepEqual(o.steps, ['start', 'wait']);
+    assert.equal(readFileSync(path, 'utf8'), VALUES);
+    assert.equal(sim.requests.filter((r) => r.route === 'export.bundle').length, 0);
+  });
+
+  it('asks for the bundle again after a 409 right after completion', async () => {
+    sim.injectFault({ route: 'export.bundle', kind: 'status', status: 409, body: { error: 'Export job is not completed' }, times: 2 });
+    const result = await publish(options());
+    assert.equal(sim.requests.filter((r) => r.route === 'export.bundle').length, 3);
+    assert.equal(readStaticExport(readFileSync(path, 'utf8'))?.bundleUrl?.value, result.bundle.bundleUrl);
+    assert.equal(result.rolledOut, false);
+  });
+
+  it('puts the values file back when the rollout fails', async () => {
+    const o = options({ rollout: () => Promise.reject(new RolloutError('helm exited with code 1', 1)) });
+    await assert.rejects(publish(o), RolloutError);
+    assert.deepEqual(o.steps, ['start', 'wait', 'bundle', 'values', 'rollout']);
+    assert.equal(readFileSync(path, 'utf8'), VALUES);
+  });
+
+  it('refuses an invalid values file before changing anything', async () => {
+    writeFileSync(path, 'staticExport:\n  enabled: [true\n');
+    await assert.rejects(publish(options()), /not valid YAML at line/);
+    assert.equal(readFileSync(path, 'utf8'), 'staticExport:\n  enabled: [true\n');
+  });
+});
