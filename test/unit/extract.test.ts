@@ -216,6 +216,30 @@ describe('bundle extraction', function () {
       });
     }
 
+    it('streams: memory stays flat while a 200 MB file is extracted', async () => {
+      const size = 200 * 1024 * 1024;
+      const path = join(base, 'large.tar.gz');
+      const gzip = createGzip({ level: 0 });
+      const written = new Promise<void>((resolve, reject) => gzip.pipe(createWriteStream(path)).on('finish', () => resolve()).on('error', reject));
+      const block = randomBytes(1024 * 1024);
+      gzip.write(tarHeader('large.bin', '0', size));
+      for (let i = 0; i < size / block.length; i++) {
+        if (!gzip.write(block)) await new Promise<void>((resolve) => gzip.once('drain', () => resolve()));
+      }
+      gzip.end(Buffer.alloc(1024));
+      await written;
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+      try {
+        await extractBundle(path, target);
+      } finally {
+        clearInterval(sampler);
+      }
+      assert.equal((await stat(join(target, 'large.bin'))).size, size);
+      assert.ok(peak - baseline < 100 * 1024 * 1024, `memory grew by ${Math.round((peak - baseline) / 1024 ** 2)} MB`);
+    });
+
     it('extracts a zip (stored, deflated, folders, Windows separators)', async () => {
       const big = randomBytes(200_000);
       const path = await archive('bundle.zip', zip([
@@ -442,14 +466,17 @@ describe('bundle extraction', function () {
       await assertNothingLeft(before);
     });
 
-    it('refuses a tar.gz with damaged compressed data', async () => {
+    it('refuses a tar.gz with damaged compressed data, early or in the middle of a file', async () => {
       const path = await validTarGz();
-      const bytes = await readFile(path);
-      for (let i = 1000; i < 1100; i++) bytes[i] = 0xff;
-      await writeFile(path, bytes);
-      const before = await tree(base);
-      await assert.rejects(extractBundle(path, target), refused('corrupt'));
-      await assertNothingLeft(before);
+      const good = await readFile(path);
+      for (const at of [1000, Math.floor(good.length * 0.7)]) {
+        const bytes = Buffer.from(good);
+        for (let i = at; i < at + 100; i++) bytes[i] = 0xff;
+        await writeFile(path, bytes);
+        const before = await tree(base);
+        await assert.rejects(extractBundle(path, target), refused('corrupt'));
+        await assertNothingLeft(before);
+      }
     });
 
     it('refuses gzip that holds no tar, and a tar header with a bad checksum', async () => {

@@ -1,12 +1,68 @@
 /**
- * Pure checks on the names and kinds of archive entries, before anything touches the disk.
+ * What an archive and its entries may be, decided before anything touches the disk (no I/O here).
  *
  * A name is read the same way on every platform: `\` counts as a separator (as Windows and
  * many zip tools take it), `.` and empty segments are dropped. What is left must be a plain
  * relative path: no `..` segment anywhere, nothing rooted (`/x`, `\\server\x`, `C:\x`, `C:x`).
  * Names are refused, never repaired: node-tar strips such prefixes silently, we do not.
+ * Links of either kind are refused wherever they point, and so are devices and FIFOs.
  */
 import { extname } from 'node:path';
+
+export type UnsafeArchiveReason =
+  | 'traversal'
+  | 'absolute'
+  | 'link'
+  | 'device'
+  | 'unsupported'
+  | 'conflict'
+  | 'tooManyEntries'
+  | 'tooLarge'
+  | 'notAnArchive'
+  | 'corrupt';
+
+/** Ends every refusal of an entry. */
+export const REFUSED = ' Nothing was extracted. Regenerate the bundle, or ask the platform\'s support if it happens again.';
+
+/** The bundle was refused; nothing of it was left on disk. */
+export class UnsafeArchiveError extends Error {
+  constructor(
+    readonly reason: UnsafeArchiveReason,
+    message: string,
+    /** The offending entry's name, as the archive spells it. */
+    readonly entry?: string,
+    cause?: unknown,
+  ) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'UnsafeArchiveError';
+  }
+}
+
+export type ArchiveKind = 'tar.gz' | 'zip';
+
+/** The kind by the first bytes: gzip (1f 8b), zip (50 4b 03 04, or 50 4b 05 06 when empty). */
+export function archiveKindOf(head: Buffer): ArchiveKind | undefined {
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'tar.gz';
+  if (head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))) return 'zip';
+  return undefined;
+}
+
+/** The refusal for a file that is no archive, saying what it looks like instead. */
+export function notAnArchive(head: Buffer): UnsafeArchiveError {
+  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const why =
+    head.length === 0
+      ? 'The file is empty, not a tar.gz or zip archive.'
+      : text.startsWith('<')
+        ? 'The file is an HTML or XML page, not a tar.gz or zip archive: most likely an error page from the server or an expired link.'
+        : 'The file is not a tar.gz or zip archive.';
+  return new UnsafeArchiveError('notAnArchive', `${why} Download the bundle again; if it happens again, ask the platform's support.`);
+}
+
+export function corruptArchive(error: unknown): UnsafeArchiveError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new UnsafeArchiveError('corrupt', `The bundle is damaged or incomplete (${detail}). Nothing was extracted. Download it again.`, undefined, error);
+}
 
 export type EntryKind = 'file' | 'directory' | 'link' | 'device' | 'other';
 
@@ -45,21 +101,18 @@ export function tarEntryKind(type: string): EntryKind {
   }
 }
 
-const S_IFMT = 0o170000;
-
 /**
  * What a zip entry amounts to. The Unix mode sits in the high 16 bits of the external
  * attributes (0xA1FF0000 is a symbolic link); zips made elsewhere leave it 0.
  */
 export function zipEntryKind(name: string, externalFileAttributes: number): EntryKind {
-  const type = (externalFileAttributes >>> 16) & S_IFMT;
-  switch (type) {
+  switch ((externalFileAttributes >>> 16) & 0o170000) {
     case 0o120000:
       return 'link';
-    case 0o020000:
-    case 0o060000:
-    case 0o010000:
-    case 0o140000:
+    case 0o020000: // character device
+    case 0o060000: // block device
+    case 0o010000: // FIFO
+    case 0o140000: // socket
       return 'device';
     case 0o040000:
       return 'directory';
@@ -79,4 +132,80 @@ export function extensionOf(path: string): string {
 export function isPage(path: string): boolean {
   const ext = extensionOf(path);
   return ext === '.html' || ext === '.htm';
+}
+
+/**
+ * The rules over a whole archive, entry by entry: the kind, the name, the caps on entries and
+ * on declared size, a name that is a file in one entry and a folder in another. Keeps what was
+ * written, to tell repeated names and to sum up.
+ */
+export class EntryRules {
+  entries = 0;
+  private declared = 0;
+  private readonly files = new Set<string>();
+  private readonly dirs = new Set<string>();
+  private readonly duplicates = new Set<string>();
+
+  constructor(
+    readonly maxEntries: number,
+    readonly maxTotalBytes: number,
+  ) {}
+
+  tooLarge(): UnsafeArchiveError {
+    const mb = Math.round(this.maxTotalBytes / 1024 ** 2);
+    return new UnsafeArchiveError('tooLarge', `The bundle expands to more than ${mb} MB; nothing was extracted. If the site really is that large, raise the setting docsAdmin.extract.maxTotalMegabytes.`);
+  }
+
+  tooManyEntries(): UnsafeArchiveError {
+    return new UnsafeArchiveError('tooManyEntries', `The bundle holds more than ${this.maxEntries} entries; nothing was extracted. If the site really has that many files, raise the setting docsAdmin.extract.maxEntries.`);
+  }
+
+  /** Checks one entry against every rule; gives its path below the root, or undefined for the root. */
+  admit(name: string, kind: EntryKind, declaredSize: number, linkTarget?: string): { path: string; kind: 'file' | 'directory' } | undefined {
+    if (++this.entries > this.maxEntries) throw this.tooManyEntries();
+    if (kind === 'link') {
+      throw new UnsafeArchiveError('link', `The bundle holds a link (${name}${linkTarget ? ` -> ${linkTarget}` : ''}); links are never extracted, as they can point outside the folder.${REFUSED}`, name);
+    }
+    if (kind === 'device') throw new UnsafeArchiveError('device', `The bundle holds a device or FIFO (${name}), which a docs site never needs.${REFUSED}`, name);
+    if (kind === 'other') throw new UnsafeArchiveError('unsupported', `The bundle holds an entry of a kind that cannot be extracted (${name}).${REFUSED}`, name);
+    const checked = checkEntryPath(name);
+    if (!checked.ok) {
+      const what = checked.problem === 'traversal' ? 'an entry that points outside the folder' : 'an entry with an absolute path';
+      throw new UnsafeArchiveError(checked.problem, `The bundle holds ${what} (${name}); it was not extracted.${REFUSED}`, name);
+    }
+    this.declared += kind === 'file' ? declaredSize : 0;
+    if (this.declared > this.maxTotalBytes) throw this.tooLarge();
+    const path = checked.path;
+    if (path === '') {
+      if (kind === 'file') throw new UnsafeArchiveError('traversal', `The bundle holds a file named like the folder itself (${name}).${REFUSED}`, name);
+      return undefined;
+    }
+    const parts = path.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const prefix = parts.slice(0, i).join('/');
+      const last = i === parts.length;
+      if ((last && kind === 'file') ? this.dirs.has(prefix) : this.files.has(prefix)) {
+        throw new UnsafeArchiveError('conflict', `The bundle holds both a file and a folder named ${prefix}.${REFUSED}`, name);
+      }
+      if (!last || kind === 'directory') this.dirs.add(prefix);
+    }
+    return { path, kind };
+  }
+
+  /** Notes a file written (again, if the name came before: the last one wins). */
+  wrote(path: string): void {
+    if (this.files.has(path)) this.duplicates.add(path);
+    this.files.add(path);
+  }
+
+  contents(): { files: number; pages: number; types: Record<string, number>; duplicates: string[] } {
+    const types: Record<string, number> = {};
+    let pages = 0;
+    for (const path of this.files) {
+      const ext = extensionOf(path);
+      types[ext] = (types[ext] ?? 0) + 1;
+      if (isPage(path)) pages++;
+    }
+    return { files: this.files.size, pages, types, duplicates: [...this.duplicates] };
+  }
 }

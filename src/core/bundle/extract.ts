@@ -19,37 +19,9 @@ import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { AbortedError } from '../api/errors';
-import { checkEntryPath, extensionOf, isPage, tarEntryKind, zipEntryKind, type EntryKind } from './archivePaths';
+import { archiveKindOf, corruptArchive, EntryRules, notAnArchive, REFUSED, tarEntryKind, UnsafeArchiveError, zipEntryKind, type ArchiveKind } from './archivePaths';
 
-export type ArchiveKind = 'tar.gz' | 'zip';
-
-export type UnsafeArchiveReason =
-  | 'traversal'
-  | 'absolute'
-  | 'link'
-  | 'device'
-  | 'unsupported'
-  | 'conflict'
-  | 'tooManyEntries'
-  | 'tooLarge'
-  | 'notAnArchive'
-  | 'corrupt';
-
-const AFTER = ' Nothing was extracted. Regenerate the bundle, or ask the platform\'s support if it happens again.';
-
-/** The bundle was refused; nothing of it was left on disk. */
-export class UnsafeArchiveError extends Error {
-  constructor(
-    readonly reason: UnsafeArchiveReason,
-    message: string,
-    /** The offending entry's name, as the archive spells it. */
-    readonly entry?: string,
-    cause?: unknown,
-  ) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = 'UnsafeArchiveError';
-  }
-}
+export { notAnArchive, UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
 
 /** The target folder cannot take the bundle as things stand. */
 export class TargetFolderError extends Error {
@@ -109,62 +81,31 @@ export async function readHead(path: string, length: number): Promise<Buffer> {
   }
 }
 
-function kindOf(head: Buffer): ArchiveKind | undefined {
-  if (head[0] === 0x1f && head[1] === 0x8b) return 'tar.gz';
-  if (head[0] === 0x50 && head[1] === 0x4b && ((head[2] === 3 && head[3] === 4) || (head[2] === 5 && head[3] === 6))) return 'zip';
-  return undefined;
-}
-
 /** The archive's kind by its first bytes (gzip, zip, empty zip), or undefined. */
 export async function detectArchiveKind(path: string): Promise<ArchiveKind | undefined> {
-  return kindOf(await readHead(path, 4));
-}
-
-/** The refusal for a file that is no archive, saying what it looks like instead. */
-export function notAnArchive(head: Buffer): UnsafeArchiveError {
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  const why =
-    head.length === 0
-      ? 'The file is empty, not a tar.gz or zip archive.'
-      : text.startsWith('<')
-        ? 'The file is an HTML or XML page, not a tar.gz or zip archive: most likely an error page from the server or an expired link.'
-        : 'The file is not a tar.gz or zip archive.';
-  return new UnsafeArchiveError('notAnArchive', `${why} Download the bundle again; if it happens again, ask the platform's support.`);
-}
-
-function corrupt(error: unknown): UnsafeArchiveError {
-  const detail = error instanceof Error ? error.message : String(error);
-  return new UnsafeArchiveError('corrupt', `The bundle is damaged or incomplete (${detail}). Nothing was extracted. Download it again.`, undefined, error);
+  return archiveKindOf(await readHead(path, 4));
 }
 
 /** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
 function classify(error: unknown): Error {
   if (error instanceof UnsafeArchiveError || error instanceof AbortedError) return error;
   if (error instanceof Error && 'syscall' in error) return error;
-  return corrupt(error);
+  return corruptArchive(error);
 }
 
-function isFsConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR';
-}
-
-/** The staging folder and the bookkeeping of one extraction. */
-class Staging {
-  entries = 0;
+/** The staging folder of one extraction: the rules, plus the disk. */
+class Staging extends EntryRules {
   bytes = 0;
-  private declared = 0;
   private reported = 0;
-  private readonly files = new Set<string>();
-  private readonly dirs = new Set<string>();
-  private readonly duplicates = new Set<string>();
 
   constructor(
     readonly root: string,
-    readonly maxEntries: number,
-    readonly maxTotalBytes: number,
+    maxEntries: number,
+    maxTotalBytes: number,
     private readonly options: ExtractOptions,
-  ) {}
+  ) {
+    super(maxEntries, maxTotalBytes);
+  }
 
   get aborted(): boolean {
     return this.options.signal?.aborted === true;
@@ -174,44 +115,9 @@ class Staging {
     if (this.aborted) throw new AbortedError();
   }
 
-  tooLarge(): UnsafeArchiveError {
-    const mb = Math.round(this.maxTotalBytes / 1024 ** 2);
-    return new UnsafeArchiveError('tooLarge', `The bundle expands to more than ${mb} MB; nothing was extracted. If the site really is that large, raise the setting docsAdmin.extract.maxTotalMegabytes.`);
-  }
-
-  tooManyEntries(): UnsafeArchiveError {
-    return new UnsafeArchiveError('tooManyEntries', `The bundle holds more than ${this.maxEntries} entries; nothing was extracted. If the site really has that many files, raise the setting docsAdmin.extract.maxEntries.`);
-  }
-
-  /** Checks one entry against every rule; gives its path below the root, or undefined for the root. */
-  admit(name: string, kind: EntryKind, declaredSize: number, linkTarget?: string): { path: string; kind: 'file' | 'directory' } | undefined {
+  override admit(...args: Parameters<EntryRules['admit']>): ReturnType<EntryRules['admit']> {
     this.checkAborted();
-    if (++this.entries > this.maxEntries) throw this.tooManyEntries();
-    if (kind === 'link') {
-      throw new UnsafeArchiveError('link', `The bundle holds a link (${name}${linkTarget ? ` -> ${linkTarget}` : ''}); links are never extracted, as they can point outside the folder.${AFTER}`, name);
-    }
-    if (kind === 'device') throw new UnsafeArchiveError('device', `The bundle holds a device or FIFO (${name}), which a docs site never needs.${AFTER}`, name);
-    if (kind === 'other') throw new UnsafeArchiveError('unsupported', `The bundle holds an entry of a kind that cannot be extracted (${name}).${AFTER}`, name);
-    const checked = checkEntryPath(name);
-    if (!checked.ok) {
-      const what = checked.problem === 'traversal' ? 'an entry that points outside the folder' : 'an entry with an absolute path';
-      throw new UnsafeArchiveError(checked.problem, `The bundle holds ${what} (${name}); it was not extracted.${AFTER}`, name);
-    }
-    this.declared += kind === 'file' ? declaredSize : 0;
-    if (this.declared > this.maxTotalBytes) throw this.tooLarge();
-    const path = checked.path;
-    if (path === '') {
-      if (kind === 'file') throw new UnsafeArchiveError('traversal', `The bundle holds a file named like the folder itself (${name}).${AFTER}`, name);
-      return undefined;
-    }
-    const parts = path.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-      const prefix = parts.slice(0, i).join('/');
-      const clash = i < parts.length ? this.files.has(prefix) : kind === 'file' ? this.dirs.has(prefix) : this.files.has(prefix);
-      if (clash) throw new UnsafeArchiveError('conflict', `The bundle holds both a file and a folder named ${prefix}.${AFTER}`, name);
-      if (i < parts.length || kind === 'directory') this.dirs.add(prefix);
-    }
-    return { path, kind };
+    return super.admit(...args);
   }
 
   async directory(path: string, name: string): Promise<void> {
@@ -236,8 +142,7 @@ class Staging {
         await handle.close();
       }
     });
-    if (this.files.has(path)) this.duplicates.add(path);
-    this.files.add(path);
+    this.wrote(path);
   }
 
   private async fs(name: string, work: () => Promise<unknown>): Promise<void> {
@@ -245,7 +150,8 @@ class Staging {
       await work();
     } catch (error) {
       // A case-insensitive disk can see a clash the names did not show.
-      if (isFsConflict(error)) throw new UnsafeArchiveError('conflict', `The bundle holds names that clash on this disk (${name}).${AFTER}`, name, error);
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw new UnsafeArchiveError('conflict', `The bundle holds names that clash on this disk (${name}).${REFUSED}`, name, error);
       throw error;
     }
   }
@@ -256,15 +162,21 @@ class Staging {
   }
 
   summary(kind: ArchiveKind): ExtractSummary {
-    const types: Record<string, number> = {};
-    let pages = 0;
-    for (const path of this.files) {
-      const ext = extensionOf(path);
-      types[ext] = (types[ext] ?? 0) + 1;
-      if (isPage(path)) pages++;
-    }
-    return { kind, entries: this.entries, files: this.files.size, bytes: this.bytes, pages, types, duplicates: [...this.duplicates] };
+    return { kind, entries: this.entries, bytes: this.bytes, ...this.contents() };
   }
+}
+
+/**
+ * `promise`, or a rejection as soon as `signal` aborts. Leaves no listener behind: racing a
+ * promise that stays pending would keep every chunk ever raced alive.
+ */
+function unlessHalted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('The extraction was stopped.'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Room for headers, padding and PAX records in the decompressed tar stream, per entry. */
@@ -278,17 +190,27 @@ function extractTar(archivePath: string, staging: Staging): Promise<void> {
     let streamed = 0;
     let atEnd = false;
     let failed = false;
-    let current: ReadEntry | undefined;
     let chain = Promise.resolve();
+    const halt = new AbortController();
     const fail = (error: unknown): void => {
       if (failed) return;
       failed = true;
+      halt.abort(error);
       source.destroy();
       gunzip.destroy();
-      current?.destroy();
+      budget.destroy();
       // Let the file being written close before the caller removes the folder.
       void chain.finally(() => reject(classify(error)));
     };
+    /** The entry's bytes, until the extraction fails (the parser is no longer fed then). */
+    async function* body(entry: ReadEntry): AsyncGenerator<Buffer> {
+      const chunks = entry[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await unlessHalted(chunks.next(), halt.signal);
+        if (next.done === true) return;
+        yield next.value;
+      }
+    }
     // Bounds the whole decompressed stream, whatever its headers say; drops the padding after the end.
     const budget = new Transform({
       transform(chunk: Buffer, _encoding, next) {
@@ -302,29 +224,27 @@ function extractTar(archivePath: string, staging: Staging): Promise<void> {
       chain = chain
         .then(async () => {
           if (failed) return;
-          current = entry;
           const admitted = staging.admit(entry.path, tarEntryKind(entry.type), entry.size, entry.linkpath);
-          if (admitted?.kind === 'file') await staging.file(admitted.path, entry.path, () => Promise.resolve(entry));
+          if (admitted?.kind === 'file') await staging.file(admitted.path, entry.path, () => Promise.resolve(body(entry)));
           else {
             if (admitted) await staging.directory(admitted.path, entry.path);
             entry.resume();
           }
-          current = undefined;
           staging.report();
         })
         .catch(fail);
     });
     parser.on('ignoredEntry', (entry: ReadEntry) => {
       staging.entries++;
-      fail(new UnsafeArchiveError('unsupported', `The bundle holds an entry that cannot be extracted (${entry.path}, tar type ${entry.type}).${AFTER}`, entry.path));
+      fail(new UnsafeArchiveError('unsupported', `The bundle holds an entry that cannot be extracted (${entry.path}, tar type ${entry.type}).${REFUSED}`, entry.path));
     });
     parser.on('eof', () => {
       atEnd = true;
     });
-    parser.on('error', (error: unknown) => fail(corrupt(error)));
+    parser.on('error', (error: unknown) => fail(corruptArchive(error)));
     parser.on('end', () => void chain.then(() => (failed ? undefined : done())));
     source.on('error', fail);
-    gunzip.on('error', (error) => fail(corrupt(error)));
+    gunzip.on('error', (error) => fail(corruptArchive(error)));
     budget.on('error', fail);
     source.pipe(gunzip).pipe(budget).pipe(parser);
   });
@@ -347,7 +267,7 @@ async function extractZip(archivePath: string, staging: Staging): Promise<void> 
       if (admitted?.kind !== 'file') continue;
       if (!entry.canDecodeFileData()) {
         const why = entry.isEncrypted() ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
-        throw new UnsafeArchiveError('unsupported', `The bundle holds a file that cannot be read (${name}: ${why}).${AFTER}`, name);
+        throw new UnsafeArchiveError('unsupported', `The bundle holds a file that cannot be read (${name}: ${why}).${REFUSED}`, name);
       }
       // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.
       let stream: Readable | undefined;
@@ -426,7 +346,7 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   const target = resolve(targetDir);
   if (options.signal?.aborted) throw new AbortedError();
   const head = await readHead(archivePath, 512);
-  const kind = kindOf(head);
+  const kind = archiveKindOf(head);
   if (kind === undefined) throw notAnArchive(head);
   if ((await folderState(target)) === 'full' && options.replace !== true) throw new TargetFolderError('notEmpty', target);
   const created = await mkdir(dirname(target), { recursive: true });
