@@ -1,18 +1,62 @@
-// The headless front end over src/core. Its commands arrive with the rollout work; for
-// now it answers --help and --version so the build and packaging of `bin` are real.
+/**
+ * `docs-admin`: the headless front end over src/core, for CI. The key comes from
+ * DOCS_ADMIN_API_KEY only. One clear line on stderr per error (a stack only with --verbose);
+ * nothing printed to stderr ever holds the key or a presigned signature.
+ */
 import { version } from '../../package.json';
+import { AbortedError } from '../core/api/errors';
+import type { Logger } from '../core/log';
+import { redactSecrets } from '../core/redact';
+import { commandUsage, parse, usage } from './args';
+import { connect, runCommand, type Io } from './commands';
+import { EXIT, exitCodeOf } from './exit';
 
-function main(argv: string[]): number {
-  if (argv.includes('--version')) {
-    process.stdout.write(`${version}\n`);
-    return 0;
-  }
-  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write('Usage: docs-admin <command> [options]\n\nOptions:\n  --help     show this help\n  --version  print the version\n');
-    return 0;
-  }
-  process.stderr.write(`docs-admin: unknown command "${argv[0] ?? ''}". Run "docs-admin --help".\n`);
-  return 2;
+function stderrLogger(io: Io, verbose: boolean, secrets: () => string[]): Logger {
+  const write = (level: string) => (message: string) => io.err(`[${level}] ${redactSecrets(message, secrets())}\n`);
+  const quiet = () => undefined;
+  return { trace: quiet, debug: verbose ? write('debug') : quiet, info: verbose ? write('info') : quiet, warn: write('warn'), error: write('error') };
 }
 
-process.exitCode = main(process.argv.slice(2));
+export async function run(argv: string[], io: Io): Promise<number> {
+  const verbose = argv.includes('--verbose');
+  const secrets = () => [(io.env.DOCS_ADMIN_API_KEY ?? '').trim()];
+  let close: (() => Promise<void>) | undefined;
+  try {
+    const parsed = parse(argv);
+    if ('version' in parsed) {
+      io.out(`${version}\n`);
+      return EXIT.ok;
+    }
+    if ('help' in parsed) {
+      io.out(parsed.spec === undefined ? usage() : commandUsage(parsed.spec));
+      return EXIT.ok;
+    }
+    const ctx = connect(parsed, io, stderrLogger(io, verbose, secrets));
+    close = () => ctx.client.close();
+    return await runCommand(parsed, ctx);
+  } catch (error) {
+    const code = error instanceof AbortedError ? EXIT.unavailable : exitCodeOf(error);
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`docs-admin: ${redactSecrets(message, secrets())}\n`);
+    if (verbose && error instanceof Error && error.stack !== undefined) io.err(`${redactSecrets(error.stack, secrets())}\n`);
+    return code;
+  } finally {
+    await close?.();
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  void run(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    isTTY: process.stderr.isTTY,
+    env: process.env,
+    signal: controller.signal,
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,250 @@
+/** What each CLI command does, over the same core as the extension. */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { AdminApiClient } from '../core/api/client';
+import type { AgentJob, ExportJob } from '../core/api/types';
+import { downloadBundle, type DownloadProgress } from '../core/bundle/download';
+import { bundleExpiry, timeLeftMs } from '../core/bundle/expiry';
+import { extractBundle } from '../core/bundle/extract';
+import { BundleLinks } from '../core/bundle/linkCache';
+import { formatBytes } from '../core/bundle/shelf';
+import { verifyArchive } from '../core/bundle/verify';
+import { publish, RolloutError, STEP_TITLES } from '../core/deploy/publish';
+import { valuesFile } from '../core/deploy/valuesFile';
+import { parseExportDomain, parseJobId } from '../core/jobs/input';
+import { formatDuration } from '../core/jobs/present';
+import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
+import { checkBaseUrl } from '../core/links';
+import type { Logger } from '../core/log';
+import { redactSecrets } from '../core/redact';
+import type { Parsed } from './args';
+import { EXIT, JobFailedError, UsageError } from './exit';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress lines are drawn only then). */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+}
+
+interface Context {
+  io: Io;
+  json: boolean;
+  log: Logger;
+  key: string;
+  client: AdminApiClient;
+  projectId: string;
+}
+
+function option(parsed: Parsed, name: string): string | undefined {
+  const value = parsed.options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function seconds(parsed: Parsed, name: string): number | undefined {
+  const text = option(parsed, name);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} takes a positive number, not "${text}".`);
+  return n;
+}
+
+export function connect(parsed: Parsed, io: Io, log: Logger): Context {
+  const key = (io.env.DOCS_ADMIN_API_KEY ?? '').trim();
+  const base = option(parsed, 'base-url') ?? io.env.DOCS_ADMIN_BASE_URL ?? '';
+  const projectId = (option(parsed, 'project-id') ?? io.env.DOCS_ADMIN_PROJECT_ID ?? '').trim();
+  if (base === '') throw new UsageError('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.');
+  const checked = checkBaseUrl(base);
+  if (!checked.ok) throw new UsageError(checked.reason);
+  if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
+  const client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key || undefined, log, userAgent: 'docs-admin-cli' });
+  return { io, json: parsed.options.json === true, log, key, client, projectId };
+}
+
+function print(ctx: Context, value: unknown, human: string): void {
+  ctx.io.out(ctx.json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`);
+}
+
+function describeAgent(job: AgentJob): string {
+  const ref = job.source.ref === null ? '' : ` @ ${job.source.ref}`;
+  const status = job.status === 'unknown' ? `unknown status "${job.rawStatus}"` : job.status === 'completed' && job.prLink === null ? 'completed, no changes' : job.status;
+  return [
+    `${job.id}  ${status}`,
+    `  repository    ${job.source.repository}${ref}`,
+    `  model         ${job.model}`,
+    `  created       ${job.createdAt}`,
+    ...(job.prLink === null ? [] : [`  pull request  ${job.prLink}`]),
+    ...(job.archivedAt === null ? [] : [`  archived      ${job.archivedAt}`]),
+  ].join('\n');
+}
+
+function describeExport(job: ExportJob): string {
+  const parts = [job.status === 'unknown' ? `unknown status "${job.rawStatus}"` : job.status];
+  if (job.progress !== undefined && job.status !== 'completed') parts.push(`${Math.round(job.progress)}%`);
+  if (job.pageCount !== undefined) parts.push(`${job.pageCount} pages`);
+  if (job.domain !== undefined) parts.push(job.domain);
+  return `${job.jobId}  ${parts.join(' · ')}${job.error === undefined ? '' : `\n  error  ${job.error}`}`;
+}
+
+/** A progress line on stderr, redrawn in place, only when stderr is a terminal. */
+function progressLine(ctx: Context): { show(text: string): void; done(): void } {
+  let shown = false;
+  return {
+    show(text) {
+      if (!ctx.io.isTTY) return;
+      ctx.io.err(`\r\x1b[2K${text}`);
+      shown = true;
+    },
+    done() {
+      if (shown) ctx.io.err('\n');
+      shown = false;
+    },
+  };
+}
+
+function jobId(parsed: Parsed): string {
+  const r = parseJobId(parsed.args[0] ?? '');
+  if (!r.ok) throw new UsageError(r.reason);
+  return r.id;
+}
+
+function waitOptions<T>(parsed: Parsed, ctx: Context, onUpdate: (job: T) => void) {
+  const timeout = seconds(parsed, 'timeout');
+  return { signal: ctx.io.signal, onUpdate, ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }) };
+}
+
+/** Runs the rollout command in a shell; its output goes to stderr (stdout is ours). */
+function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promise<void> {
+  return (signal) =>
+    new Promise((done, fail) => {
+      const env = { ...io.env };
+      delete env.DOCS_ADMIN_API_KEY;
+      const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env, ...(signal === undefined ? {} : { signal }) });
+      child.stdout.on('data', (chunk: Buffer) => io.err(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => io.err(chunk.toString()));
+      child.on('error', (error) => fail(new RolloutError(`The rollout command could not run: ${error.message}.`)));
+      child.on('close', (code, sig) => {
+        if (code === 0) return done();
+        fail(new RolloutError(`The rollout command failed (${sig === null ? `exit code ${String(code)}` : `signal ${sig}`}); the values file was put back as it was.`, code ?? undefined));
+      });
+    });
+}
+
+export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {
+  const { client } = ctx;
+  const line = progressLine(ctx);
+  switch (parsed.spec.name) {
+    case 'agent get': {
+      const job = await client.getAgentJob(jobId(parsed), { signal: ctx.io.signal });
+      print(ctx, job, describeAgent(job));
+      return EXIT.ok;
+    }
+    case 'agent wait': {
+      const job = await waitForAgentJob(client, jobId(parsed), waitOptions<AgentJob>(parsed, ctx, (j) => line.show(`${j.id}: ${j.rawStatus}`)));
+      line.done();
+      print(ctx, job, describeAgent(job));
+      if (job.status === 'failed') throw new JobFailedError(`The agent job ${job.id} failed.`);
+      return EXIT.ok;
+    }
+    case 'export start': {
+      const domain = parseExportDomain(parsed.args[0] ?? '');
+      if (!domain.ok) throw new UsageError(domain.reason);
+      if (domain.note !== undefined) ctx.io.err(`note: ${domain.note}\n`);
+      const version = option(parsed, 'version');
+      const job = await client.startExport({ domain: domain.domain, ...(version === undefined ? {} : { version }) }, { signal: ctx.io.signal });
+      print(ctx, job, job.jobId);
+      return EXIT.ok;
+    }
+    case 'export status': {
+      const job = await client.getExportJob(jobId(parsed), { signal: ctx.io.signal });
+      print(ctx, job, describeExport(job));
+      return EXIT.ok;
+    }
+    case 'export wait': {
+      const job = await waitForExportJob(client, jobId(parsed), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
+      line.done();
+      print(ctx, job, describeExport(job));
+      if (job.status === 'failed') throw new JobFailedError(`The export ${job.jobId} failed${job.error === undefined ? '' : `: ${job.error}`}.`);
+      return EXIT.ok;
+    }
+    case 'export bundle': {
+      const receivedAt = Date.now();
+      const bundle = await client.generateBundle(jobId(parsed), { signal: ctx.io.signal });
+      const expiry = bundleExpiry(bundle);
+      const left = expiry === undefined ? undefined : timeLeftMs(expiry, Date.now(), { serverDate: bundle.serverDate, receivedAt });
+      const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
+      print(ctx, { ...bundle, ...(expiresAt === undefined ? {} : { expiresAt }), expiresInSeconds: left === undefined ? null : Math.floor(left / 1000) }, bundle.bundleUrl);
+      if (!ctx.json) ctx.io.err(left === undefined ? 'The link does not say when it expires.\n' : `The link expires at ${expiresAt ?? ''} (in ${formatDuration(left)}).\n`);
+      return EXIT.ok;
+    }
+    case 'export download': {
+      const out = option(parsed, 'out');
+      if (out === undefined) throw new UsageError('--out <file> is required: where to save the bundle.');
+      const id = jobId(parsed);
+      const links = new BundleLinks((j, o) => client.generateBundle(j, o));
+      const show = (p: DownloadProgress) =>
+        line.show(`${formatBytes(p.received)}${p.total === undefined ? '' : ` of ${formatBytes(p.total)} (${Math.floor((p.received / Math.max(1, p.total)) * 100)}%)`}${p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : ''}`);
+      const result = await downloadBundle({
+        target: resolve(out),
+        replace: parsed.options.force === true,
+        link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
+        regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
+        timeLeft: (l) => links.timeLeft(l),
+        verify: verifyArchive,
+        signal: ctx.io.signal,
+        log: ctx.log,
+        onProgress: show,
+      });
+      line.done();
+      print(ctx, result, `Saved ${result.path} (${formatBytes(result.bytes)}).`);
+      return EXIT.ok;
+    }
+    case 'export extract': {
+      const dir = option(parsed, 'dir');
+      if (dir === undefined) throw new UsageError('--dir <dir> is required: the folder to extract into.');
+      const maxEntries = seconds(parsed, 'max-entries');
+      const maxMb = seconds(parsed, 'max-total-mb');
+      const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
+        replace: parsed.options.force === true,
+        maxEntries: maxEntries ?? 100_000,
+        maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
+        signal: ctx.io.signal,
+        onProgress: (p) => line.show(`${p.entries} entries · ${formatBytes(p.bytes)}`),
+      });
+      line.done();
+      print(ctx, summary, `Extracted ${summary.files} files (${summary.pages} pages, ${formatBytes(summary.bytes)}) into ${resolve(dir)}.`);
+      return EXIT.ok;
+    }
+    case 'publish': {
+      const domain = parseExportDomain(parsed.args[0] ?? '');
+      if (!domain.ok) throw new UsageError(domain.reason);
+      const values = option(parsed, 'values');
+      if (values === undefined) throw new UsageError('--values <file> is required: the Helm values file to update.');
+      const version = option(parsed, 'version');
+      const rollout = option(parsed, 'rollout');
+      const timeout = seconds(parsed, 'timeout');
+      const result = await publish({
+        client,
+        domain: domain.domain,
+        values: valuesFile(resolve(values)),
+        ...(version === undefined ? {} : { version }),
+        ...(rollout === undefined ? {} : { rollout: rolloutRunner(rollout, ctx.io) }),
+        signal: ctx.io.signal,
+        log: ctx.log,
+        ...(timeout === undefined ? {} : { wait: { timeoutMs: timeout * 1000 } }),
+        onStep: (step, detail) => {
+          line.done();
+          ctx.io.err(`${STEP_TITLES[step]}${detail === undefined ? '' : ` (${redactSecrets(detail)})`}…\n`);
+        },
+        onProgress: (job) => line.show(describeExport(job).split('\n')[0] ?? ''),
+      });
+      line.done();
+      print(ctx, result, `Published ${domain.domain}: export ${result.jobId}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}; ${values} ${result.valuesChanged ? 'updated' : 'already up to date'}${result.rolledOut ? '; rollout done' : ''}.`);
+      return EXIT.ok;
+    }
+    default:
+      throw new UsageError(`"${parsed.spec.name}" is not implemented.`);
+  }
+}

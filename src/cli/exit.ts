@@ -1,0 +1,48 @@
+/** Exit codes, and the one line a person reads when something failed. */
+import { ApiError, AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
+import { BundleDownloadError, ExpiredLinkError } from '../core/bundle/errors';
+import { TargetFolderError, UnsafeArchiveError } from '../core/bundle/extract';
+import { ExportFailedError, RolloutError } from '../core/deploy/publish';
+import { ValuesFileError } from '../core/deploy/values';
+import { WaitTimeoutError } from '../core/jobs/wait';
+
+export const EXIT = {
+  ok: 0,
+  jobFailed: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  unavailable: 5,
+  badBundle: 6,
+} as const;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A job ended in failure (the message says which and why). */
+export class JobFailedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobFailedError';
+  }
+}
+
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError || error instanceof ValuesFileError || error instanceof TargetFolderError) return EXIT.usage;
+  if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
+  if (error instanceof AuthError || error instanceof ForbiddenError) return EXIT.auth;
+  if (error instanceof NotFoundError) return EXIT.notFound;
+  if (error instanceof UnsafeArchiveError) return EXIT.badBundle;
+  if (error instanceof BundleDownloadError) {
+    if (error.reason === 'size' || error.reason === 'link') return EXIT.badBundle;
+    if (error.reason === 'exists' || error.reason === 'disk') return EXIT.usage;
+    if (error.reason === 'http' && error.status === 404) return EXIT.notFound;
+    return EXIT.unavailable;
+  }
+  if (error instanceof ExpiredLinkError || error instanceof WaitTimeoutError || error instanceof ApiError) return EXIT.unavailable;
+  return EXIT.unavailable;
+}
