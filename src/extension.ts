@@ -16,17 +16,26 @@ import * as extractBundle from './vscode/commands/extractBundle';
 import * as generateBundle from './vscode/commands/generateBundle';
 import * as previewBundle from './vscode/commands/previewBundle';
 import * as revealBundle from './vscode/commands/revealBundle';
+import * as availability from './vscode/commands/availability';
+import * as importBundle from './vscode/commands/importBundle';
+import * as publishCommand from './vscode/commands/publish';
+import * as updateHelmValues from './vscode/commands/updateHelmValues';
 import { PreviewManager } from './vscode/preview';
+import { ValuesDiagnostics } from './vscode/values/diagnostics';
+import { availabilityNote } from './core/deploy/availability';
+import { readConfig } from './vscode/config';
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
 export interface DocsAdminInternals {
   session: Session;
   agentView: vscode.TreeView<JobNode>;
+  exportView: vscode.TreeView<JobNode>;
   agentTree: JobsTreeProvider;
   exportTree: JobsTreeProvider;
   statusBar: JobsStatusBar;
   notifier: Notifier;
   previews: PreviewManager;
+  values: ValuesDiagnostics;
 }
 
 /** Builds the parts, wires them, registers them. No network and no file scan here. */
@@ -53,12 +62,15 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     // An empty message hides it; the description beside each view's title names the environment.
     const message = session.stateMessage ?? '';
     agentView.message = message;
-    exportView.message = message;
+    // Air-gapped: say what cannot work there (the API among it).
+    exportView.message = message !== '' ? message : readConfig().deploymentType === 'airGapped' ? availabilityNote('airGapped') : '';
     agentView.description = session.environment.name;
     exportView.description = session.environment.name;
   };
   const deps = { context, session, keys, log, channel, reveal };
   const previews = new PreviewManager(log);
+  // Values files are checked as they are opened: nothing is scanned at activation.
+  const values = new ValuesDiagnostics();
 
   context.subscriptions.push(
     channel,
@@ -79,6 +91,11 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     ...previewBundle.register(deps, previews),
     revealBundle.register(deps),
     previews,
+    values,
+    ...updateHelmValues.register(deps),
+    publishCommand.register(deps),
+    importBundle.register(deps),
+    availability.register(deps),
     session.onDidTransition((t) => notifier.show(t)),
     session.onDidChangeState(showState),
     keys.onDidChange((environmentId) => {
@@ -86,7 +103,10 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
       if (environmentId === session.environment.id) void session.rebuild();
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration(SECTION)) void session.rebuild();
+      if (event.affectsConfiguration(`${SECTION}.deploymentType`)) showState();
+      if (event.affectsConfiguration(`${SECTION}.values`)) values.refresh();
+      // Only what the session is built from rebuilds it (a rebuild forgets the links in hand).
+      if (['baseUrl', 'projectId', 'environments', 'polling'].some((k) => event.affectsConfiguration(`${SECTION}.${k}`))) void session.rebuild();
     }),
     vscode.window.onDidChangeWindowState((state) => session.service?.setFocused(state.focused)),
   );
@@ -95,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .rebuild()
     .then(() => seedPlaygroundKey(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
-  return { session, agentView, agentTree, exportTree, statusBar, notifier, previews };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values };
 }
 
 /**

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { DeploymentType } from '../core/deploy/availability';
 
 export const SECTION = 'docsAdmin';
 
@@ -20,7 +21,14 @@ export interface Config {
   extractMaxEntries: number;
   extractMaxTotalBytes: number;
   previewOpenIn: 'simpleBrowser' | 'external';
+  /** A bundleUrl in a values file expiring within this is a warning. */
+  valuesWarnWithinMs: number;
+  rollout: { command: string; release: string; chart: string; namespace: string };
+  deploymentType: DeploymentType;
+  airGapped: { bundleDirectory: string; bundleBaseUrl: string };
 }
+
+export type { DeploymentType } from '../core/deploy/availability';
 
 /** The extension's settings, typed and sanitised in one place. */
 export function readConfig(): Config {
@@ -43,5 +51,14 @@ export function readConfig(): Config {
     extractMaxEntries: Math.max(1, Math.floor(c.get<number>('extract.maxEntries', 100_000))),
     extractMaxTotalBytes: Math.max(1, c.get<number>('extract.maxTotalMegabytes', 4096)) * 1024 * 1024,
     previewOpenIn: c.get<string>('preview.openIn', 'simpleBrowser') === 'external' ? 'external' : 'simpleBrowser',
+    valuesWarnWithinMs: Math.max(0, c.get<number>('values.warnBeforeExpiryHours', 24)) * 3600_000,
+    rollout: {
+      command: c.get<string>('rollout.command', 'helm upgrade --install ${release} ${chart} -f ${valuesFile}').trim(),
+      release: c.get<string>('rollout.release', 'docs').trim(),
+      chart: c.get<string>('rollout.chart', './chart').trim(),
+      namespace: c.get<string>('rollout.namespace', '').trim(),
+    },
+    deploymentType: ((t) => (t === 'cloud' || t === 'airGapped' ? t : 'clientHosted'))(c.get<string>('deploymentType', 'clientHosted')),
+    airGapped: { bundleDirectory: c.get<string>('airGapped.bundleDirectory', '').trim(), bundleBaseUrl: c.get<string>('airGapped.bundleBaseUrl', '').trim().replace(/\/+$/, '') },
   };
 }

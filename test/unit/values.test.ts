@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readStaticExport, setStaticExport, ValuesFileError } from '../../src/core/deploy/values';
+import { minimalEdit, readStaticExport, setStaticExport, ValuesFileError } from '../../src/core/deploy/values';
 
 const URL_NEW = 'https://bucket.s3.amazonaws.com/exports/job_9/bundle.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261123T100000Z&X-Amz-Expires=3600&X-Amz-Signature=abc%2Fdef';
 
@@ -103,5 +103,24 @@ describe('Helm values: the staticExport block', () => {
     assert.equal(TYPICAL.slice(block.bundleUrl?.start, block.bundleUrl?.end), `'https://old.example.com/bundle.tar.gz?X-Amz-Signature=old'`);
     assert.equal(TYPICAL.slice(block.key.start, block.key.end), 'staticExport');
     assert.equal(readStaticExport('image: {}\n'), undefined);
+  });
+});
+
+describe('minimalEdit', () => {
+  it('replaces only what changed, and applying it gives the new text', () => {
+    const cases: [string, string][] = [
+      [TYPICAL, setStaticExport(TYPICAL, { bundleUrl: URL_NEW })],
+      ['abc', 'abc'],
+      ['', 'x'],
+      ['aXa', 'aYYa'],
+      ['aaaa', 'aa'],
+    ];
+    for (const [before, after] of cases) {
+      const edit = minimalEdit(before, after);
+      assert.equal(before.slice(0, edit.start) + edit.text + before.slice(edit.end), after);
+      assert.ok(edit.end - edit.start <= before.length);
+    }
+    const edit = minimalEdit('enabled: false\nx: 1\n', 'enabled: true\nx: 1\n');
+    assert.deepEqual(edit, { start: 9, end: 13, text: 'tru' }, 'false -> true keeps the shared final e');
   });
 });

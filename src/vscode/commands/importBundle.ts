@@ -1,0 +1,75 @@
+import { copyFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import * as vscode from 'vscode';
+import { verifyArchive } from '../../core/bundle/verify';
+import { checkOpenableLink } from '../../core/links';
+import { readConfig } from '../config';
+import { runRolloutTask } from '../rolloutTask';
+import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
+import { command, type Deps } from './deps';
+
+export interface ImportArgs {
+  file?: string;
+  uri?: vscode.Uri;
+  version?: string;
+  /** false: update the values file only. */
+  rollout?: boolean;
+}
+
+/**
+ * Import Bundle File… (air-gapped deployments, where the API cannot be reached): a bundle carried
+ * in as a file is checked, copied where the internal web server serves bundles, written into the
+ * values file as its internal link, and rolled out.
+ */
+export function register(deps: Deps): vscode.Disposable {
+  return command('docsAdmin.bundle.import', deps, async (args: ImportArgs = {}) => {
+    const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
+    if (bundleDirectory === '' || bundleBaseUrl === '') {
+      throw new Error('Set docsAdmin.airGapped.bundleDirectory (where your internal web server serves bundles from) and docsAdmin.airGapped.bundleBaseUrl (its https: address) first.');
+    }
+    const base = checkOpenableLink(`${bundleBaseUrl}/`);
+    if (!base.ok) throw new Error(`docsAdmin.airGapped.bundleBaseUrl cannot be used: ${base.reason}.`);
+    let file = args.file;
+    if (file === undefined) {
+      const picked = await vscode.window.showOpenDialog({ title: 'Docs Admin: import a bundle file', canSelectMany: false, filters: { 'Docs bundle': ['gz', 'tgz', 'zip'] }, openLabel: 'Import' });
+      file = picked?.[0]?.fsPath;
+      if (file === undefined) return undefined;
+    }
+    await verifyArchive(file);
+    const uri = args.uri ?? (await chooseValuesFile(deps, false));
+    if (uri === undefined) return undefined;
+    const name = basename(file);
+    const target = join(bundleDirectory, name);
+    const exists = await stat(target).then(
+      () => true,
+      () => false,
+    );
+    if (exists && args.file === undefined) {
+      const answer = await vscode.window.showWarningMessage(`${target} already exists. Replace it with the imported bundle?`, { modal: true }, 'Replace');
+      if (answer !== 'Replace') return undefined;
+    } else if (exists) {
+      throw new Error(`${target} already exists; rename the bundle file or remove the old one.`);
+    }
+    // Copied beside the target, then renamed: the web server never serves half a bundle.
+    const temp = `${target}.importing`;
+    try {
+      await copyFile(file, temp);
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    const bundleUrl = `${bundleBaseUrl}/${encodeURIComponent(name)}`;
+    await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
+    deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
+    if (args.rollout !== false) {
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Rolling out the imported bundle', cancellable: true }, (_p, token) => {
+        const controller = new AbortController();
+        token.onCancellationRequested(() => controller.abort());
+        return runRolloutTask(uri, controller.signal);
+      });
+    }
+    void vscode.window.showInformationMessage(`Imported ${name}: ${vscode.workspace.asRelativePath(uri)} points at ${bundleUrl}${args.rollout === false ? '' : '; rollout done'}.`);
+    return { bundleUrl, path: target };
+  });
+}

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import { AbortedError } from '../../core/api/errors';
+import { publish, STEP_TITLES, type PublishResult } from '../../core/deploy/publish';
+import { parseExportDomain } from '../../core/jobs/input';
+import { readConfig } from '../config';
+import { runRolloutTask } from '../rolloutTask';
+import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
+import { command, isJobNode, requireService, type Deps } from './deps';
+
+const LAST_DOMAIN = 'docsAdmin.lastPublishDomain';
+
+export interface PublishArgs {
+  domain?: string;
+  uri?: vscode.Uri;
+  version?: string;
+  /** false skips the rollout (the values file is still updated). */
+  rollout?: boolean;
+}
+
+/**
+ * Publish Static Export…: start the export, follow it (tree, status bar, and a notification
+ * with Cancel), generate the bundle, update the values file, run the rollout in a terminal.
+ * A failure at any step leaves the values file as it was.
+ */
+export function register(deps: Deps): vscode.Disposable {
+  return command('docsAdmin.publish', deps, async (node?: unknown, args: PublishArgs = {}): Promise<PublishResult | undefined> => {
+    const config = readConfig();
+    if (config.deploymentType === 'airGapped') {
+      throw new Error('This is an air-gapped deployment (docsAdmin.deploymentType): the admin API cannot be reached from it. Export where the API is reachable, carry the bundle in, and use "Docs Admin: Import Bundle File…".');
+    }
+    const service = requireService(deps);
+    const client = deps.session.client;
+    if (client === undefined) throw new Error('The environment is not set up.');
+    const fromNode = isJobNode(node) ? service.get(node.key) : undefined;
+    const known = fromNode?.kind === 'export' ? (fromNode.domain ?? fromNode.snapshot?.domain) : undefined;
+    const typed =
+      args.domain ??
+      known ??
+      (await vscode.window.showInputBox({
+        title: 'Docs Admin: publish a static export',
+        prompt: 'The domain of the docs site to export and roll out',
+        value: deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
+        placeHolder: 'docs.example.com',
+        ignoreFocusOut: true,
+        validateInput: (v) => {
+          const r = parseExportDomain(v);
+          return r.ok ? undefined : r.reason;
+        },
+      }));
+    if (typed === undefined) return undefined;
+    const domain = parseExportDomain(typed);
+    if (!domain.ok) throw new Error(domain.reason);
+    const uri = args.uri ?? (await chooseValuesFile(deps, false));
+    if (uri === undefined) return undefined;
+    await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
+    const result = await vscode.window
+      .withProgress({ location: vscode.ProgressLocation.Notification, title: `Publishing ${domain.domain}`, cancellable: true }, async (progress, token) => {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        let shown = 0;
+        try {
+          return await publish({
+            client,
+            domain: domain.domain,
+            ...(args.version === undefined ? {} : { version: args.version }),
+            values: editorValuesStore(uri),
+            ...(args.rollout === false ? {} : { rollout: (signal?: AbortSignal) => runRolloutTask(uri, signal) }),
+            signal: controller.signal,
+            log: deps.log,
+            onStep: (step, detail) => {
+              progress.report({ message: STEP_TITLES[step] });
+              // The export shows in the tree and the status bar like any other.
+              if (step === 'wait' && detail !== undefined) void service.trackExportJob(detail, domain.domain).then((job) => deps.reveal({ key: `export:${job.id}`, kind: 'export' }));
+            },
+            onProgress: (job) => {
+              const percent = job.progress ?? 0;
+              progress.report({ message: `${STEP_TITLES.wait}: ${Math.round(percent)}%${job.pageCount === undefined ? '' : ` · ${job.pageCount} pages`}`, increment: Math.max(0, percent - shown) * 0.8 });
+              shown = Math.max(shown, percent);
+            },
+          });
+        } finally {
+          cancel.dispose();
+        }
+      })
+      .then(undefined, (error: unknown) => {
+        if (error instanceof AbortedError) return undefined;
+        throw error;
+      });
+    if (result === undefined) {
+      void vscode.window.showInformationMessage('Publishing cancelled; the values file was left as it was.');
+      return undefined;
+    }
+    await rememberJob(deps, uri, result.jobId);
+    const where = vscode.workspace.asRelativePath(uri);
+    void vscode.window.showInformationMessage(`Published ${domain.domain}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}: ${where} ${result.valuesChanged ? 'updated' : 'unchanged'}${result.rolledOut ? ', rollout done' : ''}.`);
+    return result;
+  });
+}

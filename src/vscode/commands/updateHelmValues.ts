@@ -1,0 +1,55 @@
+import * as vscode from 'vscode';
+import { redactUrl } from '../../core/redact';
+import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
+import { REGENERATE_COMMAND } from '../values/diagnostics';
+import { command, isJobNode, type Deps } from './deps';
+import { exportJobOf, freshLink } from './links';
+import { pickCompletedExport } from './pickExport';
+
+export interface UpdateValuesArgs {
+  uri?: vscode.Uri;
+  /** Pin staticExport.version; `null` leaves it as it is without asking. */
+  version?: string | null;
+}
+
+/**
+ * Update Helm Values…: a completed export's link (regenerated when too little time is left) into
+ * the remembered values file; and the quick fix behind "Regenerate bundle and update".
+ */
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.values.update', deps, async (node?: unknown, args: UpdateValuesArgs = {}): Promise<string | undefined> => {
+      const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, 'Docs Admin: which export should the deployment serve?');
+      if (key === undefined) return undefined;
+      const job = exportJobOf(deps, key);
+      if (!job.completed) throw new Error('This export has not completed yet; its bundle can go into the values once it has.');
+      const uri = args.uri ?? (await chooseValuesFile(deps, true));
+      if (uri === undefined) return undefined;
+      let version = args.version ?? undefined;
+      if (args.version === undefined) {
+        const typed = await vscode.window.showInputBox({ title: 'Docs Admin: pin staticExport.version (optional)', prompt: 'Leave empty to keep the file\'s version as it is', ignoreFocusOut: true });
+        if (typed === undefined) return undefined;
+        version = typed.trim() === '' ? undefined : typed.trim();
+      }
+      const link = await freshLink(deps, key);
+      const changed = await applyStaticExport(uri, { bundleUrl: link.bundle.bundleUrl, ...(version === undefined ? {} : { version }) });
+      await rememberJob(deps, uri, job.id);
+      deps.log.info(`${vscode.workspace.asRelativePath(uri)}: staticExport.bundleUrl set to ${redactUrl(link.bundle.bundleUrl)} (export ${job.id}).`);
+      void vscode.window.showInformationMessage(changed ? `${vscode.workspace.asRelativePath(uri)} now points at the bundle of ${job.domain ?? job.id}. Undo in the editor if that was not meant.` : `${vscode.workspace.asRelativePath(uri)} already pointed at this bundle.`);
+      return link.bundle.bundleUrl;
+    }),
+    command(REGENERATE_COMMAND, deps, async (uri?: unknown): Promise<string | undefined> => {
+      const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+      if (target === undefined) throw new Error('Open the values file first.');
+      const key = await exportForValues(deps, target);
+      if (key === undefined) return undefined;
+      const job = exportJobOf(deps, key);
+      const link = await job.links.regenerate(job.id);
+      await applyStaticExport(target, { bundleUrl: link.bundle.bundleUrl });
+      await rememberJob(deps, target, job.id);
+      deps.log.info(`${vscode.workspace.asRelativePath(target)}: regenerated the bundle of export ${job.id}; bundleUrl is now ${redactUrl(link.bundle.bundleUrl)}.`);
+      void vscode.window.showInformationMessage(`New bundle link written to ${vscode.workspace.asRelativePath(target)}. Roll the deployment out (Docs Admin: Publish Static Export… does all of it).`);
+      return link.bundle.bundleUrl;
+    }),
+  ];
+}

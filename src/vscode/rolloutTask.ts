@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import * as vscode from 'vscode';
+import { RolloutError } from '../core/deploy/publish';
+import { buildRolloutCommand } from '../core/deploy/rollout';
+import { readConfig } from './config';
+
+export const ROLLOUT_TASK_TYPE = 'docsAdmin.rollout';
+
+/** The rollout command for a values file, from the settings. */
+export function rolloutCommand(valuesFile: vscode.Uri): string {
+  const r = readConfig().rollout;
+  return buildRolloutCommand(r.command, { release: r.release, chart: r.chart, valuesFile: valuesFile.fsPath, namespace: r.namespace });
+}
+
+/**
+ * Runs the rollout as a VS Code task, so its output shows in a terminal, and resolves when it
+ * ends: a non-zero exit is a `RolloutError`. Cancelling terminates the task.
+ */
+export function runRolloutTask(valuesFile: vscode.Uri, signal?: AbortSignal): Promise<void> {
+  const command = rolloutCommand(valuesFile);
+  const folder = vscode.workspace.getWorkspaceFolder(valuesFile);
+  // Tells this run's end from another's, even when it ends before executeTask resolves.
+  const run = randomBytes(6).toString('hex');
+  const task = new vscode.Task(
+    { type: ROLLOUT_TASK_TYPE, valuesFile: valuesFile.fsPath, run },
+    folder ?? vscode.TaskScope.Workspace,
+    'Roll out the docs deployment',
+    'Docs Admin',
+    new vscode.ShellExecution(command, { cwd: folder?.uri.fsPath ?? dirname(valuesFile.fsPath) }),
+  );
+  task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true };
+  return new Promise((resolve, reject) => {
+    let execution: vscode.TaskExecution | undefined;
+    const ended = vscode.tasks.onDidEndTaskProcess((e) => {
+      if ((e.execution.task.definition as { run?: string }).run !== run) return;
+      ended.dispose();
+      signal?.removeEventListener('abort', abort);
+      if (e.exitCode === 0) resolve();
+      else reject(new RolloutError(`The rollout command failed (${e.exitCode === undefined ? 'it was stopped' : `exit code ${e.exitCode}`}); see its terminal. The values file was put back as it was.`, e.exitCode));
+    });
+    const abort = () => execution?.terminate();
+    signal?.addEventListener('abort', abort, { once: true });
+    vscode.tasks.executeTask(task).then(
+      (started) => {
+        execution = started;
+      },
+      (error: unknown) => {
+        ended.dispose();
+        reject(new RolloutError(`The rollout task could not start: ${error instanceof Error ? error.message : String(error)}`));
+      },
+    );
+  });
+}

@@ -1,0 +1,115 @@
+import * as vscode from 'vscode';
+import { bundleUrlInfo, diagnoseValues, type ValuesProblemCode } from '../../core/deploy/diagnose';
+import { formatDuration } from '../../core/jobs/present';
+import { readConfig } from '../config';
+
+const SOURCE = 'Docs Admin';
+export const REGENERATE_COMMAND = 'docsAdmin.values.regenerate';
+
+function isValuesCandidate(document: vscode.TextDocument): boolean {
+  return (document.languageId === 'yaml' || /\.ya?ml$/i.test(document.fileName)) && document.getText().includes('staticExport');
+}
+
+function describeLeft(left: number | undefined): string {
+  if (left === undefined) return 'the link does not say when it expires';
+  return left <= 0 ? `expired ${formatDuration(-left)} ago` : `expires in ${formatDuration(left)}`;
+}
+
+/**
+ * Problems in the `staticExport` block of open YAML files (an expired or expiring `bundleUrl`,
+ * a link that is not https:, enabled without a link), redrawn every minute as links age; a
+ * hover and a CodeLens with the time left; the quick fix "Regenerate bundle and update".
+ */
+export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvider, vscode.CodeLensProvider, vscode.CodeActionProvider {
+  static readonly fixKind = vscode.CodeActionKind.QuickFix;
+  private readonly collection = vscode.languages.createDiagnosticCollection('docsAdmin.values');
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly lensEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.lensEmitter.event;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor() {
+    const selector: vscode.DocumentSelector = [{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }];
+    this.subscriptions.push(
+      this.collection,
+      this.lensEmitter,
+      vscode.languages.registerHoverProvider(selector, this),
+      vscode.languages.registerCodeLensProvider(selector, this),
+      vscode.languages.registerCodeActionsProvider(selector, this, { providedCodeActionKinds: [ValuesDiagnostics.fixKind] }),
+      vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
+    );
+    for (const document of vscode.workspace.textDocuments) this.check(document);
+    this.schedule();
+  }
+
+  /** Links age: every minute, the open files are checked again. */
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.refresh();
+      this.schedule();
+    }, 60_000);
+  }
+
+  refresh(): void {
+    for (const document of vscode.workspace.textDocuments) this.check(document);
+    this.lensEmitter.fire();
+  }
+
+  check(document: vscode.TextDocument): void {
+    if (!isValuesCandidate(document)) {
+      this.collection.delete(document.uri);
+      return;
+    }
+    const warnMs = readConfig().valuesWarnWithinMs;
+    const problems = diagnoseValues(document.getText(), Date.now(), warnMs);
+    this.collection.set(
+      document.uri,
+      problems.map((p) => {
+        const d = new vscode.Diagnostic(new vscode.Range(document.positionAt(p.start), document.positionAt(p.end)), p.message, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
+        d.source = SOURCE;
+        d.code = p.code;
+        return d;
+      }),
+    );
+  }
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (!isValuesCandidate(document)) return undefined;
+    const info = bundleUrlInfo(document.getText(), Date.now());
+    if (info === undefined) return undefined;
+    const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.end));
+    if (!range.contains(position)) return undefined;
+    const at = info.timeLeftMs === undefined ? '' : ` (${new Date(Date.now() + info.timeLeftMs).toLocaleString()})`;
+    const text = new vscode.MarkdownString(`**Bundle link** ${describeLeft(info.timeLeftMs)}${at}.\n\nThe deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.`);
+    return new vscode.Hover(text, range);
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    if (!isValuesCandidate(document)) return [];
+    const info = bundleUrlInfo(document.getText(), Date.now());
+    if (info === undefined) return [];
+    const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.start));
+    const expired = info.timeLeftMs !== undefined && info.timeLeftMs <= 0;
+    return [
+      new vscode.CodeLens(range, { title: `${expired ? '$(error)' : '$(clock)'} Bundle link ${describeLeft(info.timeLeftMs)}`, command: '' }),
+      new vscode.CodeLens(range, { title: 'Regenerate bundle and update', command: REGENERATE_COMMAND, arguments: [document.uri] }),
+    ];
+  }
+
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const ours = context.diagnostics.filter((d) => d.source === SOURCE && (['expired', 'expiring', 'missingLink', 'insecure', 'invalidLink'] as ValuesProblemCode[]).includes(d.code as ValuesProblemCode));
+    if (ours.length === 0) return [];
+    const fix = new vscode.CodeAction('Regenerate bundle and update', ValuesDiagnostics.fixKind);
+    fix.diagnostics = ours;
+    fix.isPreferred = true;
+    fix.command = { title: 'Regenerate bundle and update', command: REGENERATE_COMMAND, arguments: [document.uri] };
+    return [fix];
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

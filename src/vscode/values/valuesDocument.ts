@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import { minimalEdit, setStaticExport, type StaticExportChange } from '../../core/deploy/values';
+import type { ValuesStore } from '../../core/deploy/publish';
+import { jobKey, type JobKey } from '../../core/jobs/registry';
+import { requireService, type Deps } from '../commands/deps';
+
+const REMEMBERED_FILE = 'docsAdmin.valuesFile';
+const REMEMBERED_JOBS = 'docsAdmin.valuesFileJobs';
+
+/** The values file this workspace used last, if it is still there. */
+async function rememberedFile(deps: Deps): Promise<vscode.Uri | undefined> {
+  const text = deps.context.workspaceState.get<string>(REMEMBERED_FILE);
+  if (text === undefined) return undefined;
+  const uri = vscode.Uri.parse(text);
+  return vscode.workspace.fs.stat(uri).then(
+    () => uri,
+    () => undefined,
+  );
+}
+
+/** A values file: the one this workspace used last (when `ask` is false), else a pick. */
+export async function chooseValuesFile(deps: Deps, ask: boolean): Promise<vscode.Uri | undefined> {
+  const last = await rememberedFile(deps);
+  if (last !== undefined && !ask) return last;
+  const found = await vscode.workspace.findFiles('**/*.{yaml,yml}', '{**/node_modules/**,**/.git/**}', 500);
+  const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = found
+    .sort((a, b) => (a.toString() === last?.toString() ? -1 : b.toString() === last?.toString() ? 1 : a.fsPath.localeCompare(b.fsPath)))
+    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), ...(uri.toString() === last?.toString() ? { description: 'used last' } : {}), uri }));
+  items.push({ label: '$(folder-opened) Browse…', alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'Docs Admin: the Helm values file of the deployment', placeHolder: 'Pick the values file to update', ignoreFocusOut: true });
+  if (picked === undefined) return undefined;
+  let uri = picked.uri;
+  if (uri === undefined) {
+    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Helm values': ['yaml', 'yml'] }, openLabel: 'Use This Values File' });
+    uri = chosen?.[0];
+  }
+  if (uri !== undefined) await deps.context.workspaceState.update(REMEMBERED_FILE, uri.toString());
+  return uri;
+}
+
+/** Remembers which export a values file was last updated from (for the quick fix). */
+export async function rememberJob(deps: Deps, uri: vscode.Uri, jobId: string): Promise<void> {
+  await deps.context.workspaceState.update(REMEMBERED_FILE, uri.toString());
+  const jobs = { ...deps.context.workspaceState.get<Record<string, string>>(REMEMBERED_JOBS, {}), [uri.toString()]: jobId };
+  await deps.context.workspaceState.update(REMEMBERED_JOBS, jobs);
+}
+
+/**
+ * The export a values file should take its link from: the one it was last updated from when
+ * still tracked and completed, the only completed export, or the person's pick.
+ */
+export async function exportForValues(deps: Deps, uri: vscode.Uri): Promise<JobKey | undefined> {
+  const service = requireService(deps);
+  const completed = service.list().filter((j) => j.kind === 'export' && j.snapshot?.status === 'completed');
+  const remembered = deps.context.workspaceState.get<Record<string, string>>(REMEMBERED_JOBS, {})[uri.toString()];
+  const known = completed.find((j) => j.id === remembered);
+  if (known !== undefined) return jobKey(known);
+  if (completed.length === 1 && completed[0] !== undefined) return jobKey(completed[0]);
+  if (completed.length === 0) throw new Error('No completed static export is tracked to take a bundle from. Start one with "Docs Admin: Start Static Export…", or publish with "Docs Admin: Publish Static Export…".');
+  const picked = await vscode.window.showQuickPick(
+    completed.map((j) => ({ label: (j.kind === 'export' ? (j.domain ?? j.snapshot?.domain) : undefined) ?? j.id, description: j.id, key: jobKey(j) })),
+    { title: 'Docs Admin: which export should the deployment serve?', ignoreFocusOut: true },
+  );
+  return picked?.key;
+}
+
+/**
+ * Sets the staticExport values in the file through a WorkspaceEdit (it shows in the editor and
+ * can be undone), then saves it, so `helm` reads the new link. Returns whether it changed.
+ */
+export async function applyStaticExport(uri: vscode.Uri, change: StaticExportChange): Promise<boolean> {
+  const store = editorValuesStore(uri);
+  const before = await store.read();
+  const after = setStaticExport(before, change, store.name);
+  if (after === before) return false;
+  await store.write(after);
+  return true;
+}
+
+/** The values file as the publish pipeline sees it: read from the editor, written through edits. */
+export function editorValuesStore(uri: vscode.Uri): ValuesStore {
+  return {
+    name: vscode.workspace.asRelativePath(uri),
+    read: async () => (await vscode.workspace.openTextDocument(uri)).getText(),
+    async write(text: string) {
+      const document = await vscode.workspace.openTextDocument(uri);
+      const edit = minimalEdit(document.getText(), text);
+      const workspaceEdit = new vscode.WorkspaceEdit();
+      workspaceEdit.replace(uri, new vscode.Range(document.positionAt(edit.start), document.positionAt(edit.end)), edit.text);
+      if (!(await vscode.workspace.applyEdit(workspaceEdit))) throw new Error(`${vscode.workspace.asRelativePath(uri)} could not be edited (is it read-only?).`);
+      if (!(await document.save())) throw new Error(`${vscode.workspace.asRelativePath(uri)} was updated in the editor but could not be saved.`);
+    },
+  };
+}
