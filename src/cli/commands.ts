@@ -18,7 +18,7 @@ import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import type { Parsed } from './args';
-import { EXIT, JobFailedError, UsageError } from './exit';
+import { EXIT, JobFailedError, MissingKeyError, UsageError } from './exit';
 
 export interface Io {
   out(text: string): void;
@@ -34,8 +34,8 @@ interface Context {
   json: boolean;
   log: Logger;
   key: string;
-  client: AdminApiClient;
-  projectId: string;
+  api(): AdminApiClient;
+  close(): Promise<void>;
 }
 
 function option(parsed: Parsed, name: string): string | undefined {
@@ -43,7 +43,7 @@ function option(parsed: Parsed, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function seconds(parsed: Parsed, name: string): number | undefined {
+function positiveNumber(parsed: Parsed, name: string): number | undefined {
   const text = option(parsed, name);
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -51,16 +51,29 @@ function seconds(parsed: Parsed, name: string): number | undefined {
   return n;
 }
 
+/** The context; the API client is made (and the key, base URL and project id checked) on first use. */
 export function connect(parsed: Parsed, io: Io, log: Logger): Context {
   const key = (io.env.DOCS_ADMIN_API_KEY ?? '').trim();
-  const base = option(parsed, 'base-url') ?? io.env.DOCS_ADMIN_BASE_URL ?? '';
-  const projectId = (option(parsed, 'project-id') ?? io.env.DOCS_ADMIN_PROJECT_ID ?? '').trim();
-  if (base === '') throw new UsageError('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.');
-  const checked = checkBaseUrl(base);
-  if (!checked.ok) throw new UsageError(checked.reason);
-  if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
-  const client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key || undefined, log, userAgent: 'docs-admin-cli' });
-  return { io, json: parsed.options.json === true, log, key, client, projectId };
+  let client: AdminApiClient | undefined;
+  return {
+    io,
+    json: parsed.options.json === true,
+    log,
+    key,
+    api() {
+      if (client !== undefined) return client;
+      const base = option(parsed, 'base-url') ?? io.env.DOCS_ADMIN_BASE_URL ?? '';
+      const projectId = (option(parsed, 'project-id') ?? io.env.DOCS_ADMIN_PROJECT_ID ?? '').trim();
+      if (base === '') throw new UsageError('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.');
+      const checked = checkBaseUrl(base);
+      if (!checked.ok) throw new UsageError(checked.reason);
+      if (key === '') throw new MissingKeyError();
+      if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
+      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli' });
+      return client;
+    },
+    close: () => client?.close() ?? Promise.resolve(),
+  };
 }
 
 function print(ctx: Context, value: unknown, human: string): void {
@@ -111,7 +124,7 @@ function jobId(parsed: Parsed): string {
 }
 
 function waitOptions<T>(parsed: Parsed, ctx: Context, onUpdate: (job: T) => void) {
-  const timeout = seconds(parsed, 'timeout');
+  const timeout = positiveNumber(parsed, 'timeout');
   return { signal: ctx.io.signal, onUpdate, ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }) };
 }
 
@@ -132,9 +145,29 @@ function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promi
     });
 }
 
+/** export extract: needs no API, so no key or base URL either. */
+async function extract(parsed: Parsed, ctx: Context, line: ReturnType<typeof progressLine>): Promise<number> {
+  const dir = option(parsed, 'dir');
+  if (dir === undefined) throw new UsageError('--dir <dir> is required: the folder to extract into.');
+  const maxEntries = positiveNumber(parsed, 'max-entries');
+  const maxMb = positiveNumber(parsed, 'max-total-mb');
+  const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
+    replace: parsed.options.force === true,
+    maxEntries: maxEntries ?? 100_000,
+    maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
+    signal: ctx.io.signal,
+    onProgress: (p) => line.show(`${p.entries} entries · ${formatBytes(p.bytes)}`),
+  });
+  line.done();
+  print(ctx, summary, `Extracted ${summary.files} files (${summary.pages} pages, ${formatBytes(summary.bytes)}) into ${resolve(dir)}.`);
+  return EXIT.ok;
+}
+
 export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {
-  const { client } = ctx;
   const line = progressLine(ctx);
+  if (parsed.spec.name === 'export extract') return extract(parsed, ctx, line);
+  // Everything else needs the API (the key, base URL and project id are checked here).
+  const client = ctx.api();
   switch (parsed.spec.name) {
     case 'agent get': {
       const job = await client.getAgentJob(jobId(parsed), { signal: ctx.io.signal });
@@ -201,22 +234,6 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       print(ctx, result, `Saved ${result.path} (${formatBytes(result.bytes)}).`);
       return EXIT.ok;
     }
-    case 'export extract': {
-      const dir = option(parsed, 'dir');
-      if (dir === undefined) throw new UsageError('--dir <dir> is required: the folder to extract into.');
-      const maxEntries = seconds(parsed, 'max-entries');
-      const maxMb = seconds(parsed, 'max-total-mb');
-      const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
-        replace: parsed.options.force === true,
-        maxEntries: maxEntries ?? 100_000,
-        maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
-        signal: ctx.io.signal,
-        onProgress: (p) => line.show(`${p.entries} entries · ${formatBytes(p.bytes)}`),
-      });
-      line.done();
-      print(ctx, summary, `Extracted ${summary.files} files (${summary.pages} pages, ${formatBytes(summary.bytes)}) into ${resolve(dir)}.`);
-      return EXIT.ok;
-    }
     case 'publish': {
       const domain = parseExportDomain(parsed.args[0] ?? '');
       if (!domain.ok) throw new UsageError(domain.reason);
@@ -224,7 +241,7 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       if (values === undefined) throw new UsageError('--values <file> is required: the Helm values file to update.');
       const version = option(parsed, 'version');
       const rollout = option(parsed, 'rollout');
-      const timeout = seconds(parsed, 'timeout');
+      const timeout = positiveNumber(parsed, 'timeout');
       const result = await publish({
         client,
         domain: domain.domain,

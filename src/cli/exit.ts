@@ -23,6 +23,14 @@ export class UsageError extends Error {
   }
 }
 
+/** DOCS_ADMIN_API_KEY is not set. */
+export class MissingKeyError extends Error {
+  constructor() {
+    super('DOCS_ADMIN_API_KEY is not set. Put the admin key (from the dashboard\'s API keys page) in that environment variable; it is never taken as a flag.');
+    this.name = 'MissingKeyError';
+  }
+}
+
 /** A job ended in failure (the message says which and why). */
 export class JobFailedError extends Error {
   constructor(message: string) {
@@ -34,7 +42,7 @@ export class JobFailedError extends Error {
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError || error instanceof ValuesFileError || error instanceof TargetFolderError) return EXIT.usage;
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
-  if (error instanceof AuthError || error instanceof ForbiddenError) return EXIT.auth;
+  if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
   if (error instanceof UnsafeArchiveError) return EXIT.badBundle;
   if (error instanceof BundleDownloadError) {

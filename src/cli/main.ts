@@ -32,7 +32,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     const ctx = connect(parsed, io, stderrLogger(io, verbose, secrets));
-    close = () => ctx.client.close();
+    close = () => ctx.close();
     return await runCommand(parsed, ctx);
   } catch (error) {
     const code = error instanceof AbortedError ? EXIT.unavailable : exitCodeOf(error);

@@ -87,7 +87,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
     // What stays is true of the simulator's link, and proves the file is still checked: it is
     // plain http on loopback (a deployment must not use that), and it lives an hour (within the
     // 24-hour warning window).
-    assert.deepEqual(ours().map((d) => String(d.code)).sort(), ['expiring', 'insecure']);
+    assert.deepEqual(ours().map((d) => d.code as string).sort(), ['expiring', 'insecure']);
   });
 
   it('Update Helm Values pins a version, as an edit that can be undone', async () => {

@@ -99,6 +99,7 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
   it('3 for a missing, wrong or read-only key; 5 when the server cannot be reached', async () => {
     const none = await cli(['export', 'status', 'x'], { DOCS_ADMIN_API_KEY: undefined });
     assert.equal(none.code, 3);
+    assert.match(none.stderr, /DOCS_ADMIN_API_KEY is not set/);
     const wrong = await cli(['export', 'status', 'x'], { DOCS_ADMIN_API_KEY: 'da_wrong_key_000' });
     assert.equal(wrong.code, 3);
     const readOnly = await cli(['export', 'start', 'docs.acme.dev'], { DOCS_ADMIN_API_KEY: RO_KEY });
@@ -163,6 +164,8 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     assert.equal((JSON.parse(extracted.stdout) as { pages: number }).pages, 7);
     assert.match(readFileSync(join(dir, 'site', 'guides', 'install.html'), 'utf8'), /<title>Install<\/title>/);
     assert.equal((await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site'])).code, 2, 'a non-empty folder without --force');
+    const offline = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'offline'], { DOCS_ADMIN_API_KEY: undefined, DOCS_ADMIN_BASE_URL: undefined });
+    assert.equal(offline.code, 0, `extracting needs neither key nor API: ${offline.stderr}`);
     assert.equal((await cli(['export', 'extract', 'site.tar.gz', '--dir', 'tiny', '--max-entries', '2'])).code, 6, 'the entry cap');
 
     writeFileSync(join(dir, 'page.tar.gz'), '<!doctype html><title>502</title>');
