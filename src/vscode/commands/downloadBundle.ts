@@ -2,12 +2,12 @@ import { access } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { AbortedError } from '../../core/api/errors';
 import { downloadBundle, type DownloadProgress, type DownloadResult } from '../../core/bundle/download';
 import { formatBytes } from '../../core/bundle/shelf';
 import { verifyArchive } from '../../core/bundle/verify';
 import type { JobKey } from '../../core/jobs/registry';
 import { readConfig } from '../config';
+import { withCancellableProgress } from '../progress';
 import { command, isJobNode, type Deps } from './deps';
 import { exportJobOf } from './links';
 import { pickCompletedExport } from './pickExport';
@@ -73,39 +73,27 @@ export function register(deps: Deps): vscode.Disposable {
     }
     const chosen = target;
     const config = readConfig();
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Downloading the bundle of ${job.domain ?? job.id}`, cancellable: true },
-      async (progress, token) => {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        let shown = 0;
-        try {
-          return await downloadBundle({
-            target: chosen,
-            replace,
-            link: () => job.links.fresh(job.id, config.linkMinimumMs, { signal: controller.signal }),
-            regenerate: () => job.links.regenerate(job.id, { signal: controller.signal }),
-            timeLeft: (link) => job.links.timeLeft(link),
-            signal: controller.signal,
-            log: deps.log,
-            verify: async (path) => {
-              progress.report({ message: 'checking the archive…' });
-              await verifyArchive(path);
-            },
-            onProgress: (p) => {
-              const percent = p.total === undefined || p.total === 0 ? undefined : (p.received / p.total) * 100;
-              const increment = percent === undefined ? undefined : Math.max(0, percent - shown);
-              if (percent !== undefined) shown = percent;
-              progress.report(increment === undefined ? { message: describeProgress(p) } : { message: describeProgress(p), increment });
-            },
-          });
-        } finally {
-          cancel.dispose();
-        }
-      },
-    ).then(undefined, (error: unknown) => {
-      if (error instanceof AbortedError) return undefined;
-      throw error;
+    const result = await withCancellableProgress(`Downloading the bundle of ${job.domain ?? job.id}`, (progress, signal) => {
+      let shown = 0;
+      return downloadBundle({
+        target: chosen,
+        replace,
+        link: () => job.links.fresh(job.id, config.linkMinimumMs, { signal }),
+        regenerate: () => job.links.regenerate(job.id, { signal }),
+        timeLeft: (link) => job.links.timeLeft(link),
+        signal,
+        log: deps.log,
+        verify: async (path) => {
+          progress.report({ message: 'checking the archive…' });
+          await verifyArchive(path);
+        },
+        onProgress: (p) => {
+          const percent = p.total === undefined || p.total === 0 ? undefined : (p.received / p.total) * 100;
+          const increment = percent === undefined ? undefined : Math.max(0, percent - shown);
+          if (percent !== undefined) shown = percent;
+          progress.report(increment === undefined ? { message: describeProgress(p) } : { message: describeProgress(p), increment });
+        },
+      });
     });
     if (result === undefined) {
       void vscode.window.showInformationMessage('Download cancelled; nothing was saved.');

@@ -1,10 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { AbortedError } from '../../core/api/errors';
 import { extractBundle, type ExtractSummary } from '../../core/bundle/extract';
 import { describeSummary, formatBytes, type BundleSummary } from '../../core/bundle/shelf';
 import { readConfig } from '../config';
+import { withCancellableProgress } from '../progress';
 import { command, isJobNode, requireService, type Deps } from './deps';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
@@ -80,32 +80,21 @@ export function register(deps: Deps): vscode.Disposable {
     }
     const target = folder;
     const config = readConfig();
-    const summary = await vscode.window
-      .withProgress({ location: vscode.ProgressLocation.Notification, title: `Extracting ${basename(source)}`, cancellable: true }, async (progress, token) => {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        let last = 0;
-        try {
-          return await extractBundle(source, target, {
-            maxEntries: config.extractMaxEntries,
-            maxTotalBytes: config.extractMaxTotalBytes,
-            replace,
-            signal: controller.signal,
-            onProgress: (p) => {
-              const now = Date.now();
-              if (now - last < 100) return;
-              last = now;
-              progress.report({ message: `${p.entries} files · ${formatBytes(p.bytes)}` });
-            },
-          });
-        } finally {
-          cancel.dispose();
-        }
-      })
-      .then(undefined, (error: unknown) => {
-        if (error instanceof AbortedError) return undefined;
-        throw error;
+    const summary = await withCancellableProgress(`Extracting ${basename(source)}`, (progress, signal) => {
+      let last = 0;
+      return extractBundle(source, target, {
+        maxEntries: config.extractMaxEntries,
+        maxTotalBytes: config.extractMaxTotalBytes,
+        replace,
+        signal,
+        onProgress: (p) => {
+          const now = Date.now();
+          if (now - last < 100) return;
+          last = now;
+          progress.report({ message: `${p.entries} files · ${formatBytes(p.bytes)}` });
+        },
       });
+    });
     if (summary === undefined) {
       void vscode.window.showInformationMessage('Extraction cancelled; the folder was left as it was.');
       return undefined;

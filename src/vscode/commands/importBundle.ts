@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { verifyArchive } from '../../core/bundle/verify';
 import { checkOpenableLink } from '../../core/links';
 import { readConfig } from '../config';
+import { withCancellableProgress } from '../progress';
 import { runRolloutTask } from '../rolloutTask';
 import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
 import { command, type Deps } from './deps';
@@ -63,11 +64,7 @@ export function register(deps: Deps): vscode.Disposable {
     await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
     deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
     if (args.rollout !== false) {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Rolling out the imported bundle', cancellable: true }, (_p, token) => {
-        const controller = new AbortController();
-        token.onCancellationRequested(() => controller.abort());
-        return runRolloutTask(uri, controller.signal);
-      });
+      await withCancellableProgress('Rolling out the imported bundle', (_progress, signal) => runRolloutTask(uri, signal));
     }
     void vscode.window.showInformationMessage(`Imported ${name}: ${vscode.workspace.asRelativePath(uri)} points at ${bundleUrl}${args.rollout === false ? '' : '; rollout done'}.`);
     return { bundleUrl, path: target };

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { AbortedError } from '../../core/api/errors';
 import { publish, STEP_TITLES, type PublishResult } from '../../core/deploy/publish';
 import { parseExportDomain } from '../../core/jobs/input';
 import { readConfig } from '../config';
+import { withCancellableProgress } from '../progress';
 import { runRolloutTask } from '../rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
 import { command, isJobNode, requireService, type Deps } from './deps';
@@ -53,39 +53,28 @@ export function register(deps: Deps): vscode.Disposable {
     const uri = args.uri ?? (await chooseValuesFile(deps, false));
     if (uri === undefined) return undefined;
     await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
-    const result = await vscode.window
-      .withProgress({ location: vscode.ProgressLocation.Notification, title: `Publishing ${domain.domain}`, cancellable: true }, async (progress, token) => {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        let shown = 0;
-        try {
-          return await publish({
-            client,
-            domain: domain.domain,
-            ...(args.version === undefined ? {} : { version: args.version }),
-            values: editorValuesStore(uri),
-            ...(args.rollout === false ? {} : { rollout: (signal?: AbortSignal) => runRolloutTask(uri, signal) }),
-            signal: controller.signal,
-            log: deps.log,
-            onStep: (step, detail) => {
-              progress.report({ message: STEP_TITLES[step] });
-              // The export shows in the tree and the status bar like any other.
-              if (step === 'wait' && detail !== undefined) void service.trackExportJob(detail, domain.domain).then((job) => deps.reveal({ key: `export:${job.id}`, kind: 'export' }));
-            },
-            onProgress: (job) => {
-              const percent = job.progress ?? 0;
-              progress.report({ message: `${STEP_TITLES.wait}: ${Math.round(percent)}%${job.pageCount === undefined ? '' : ` · ${job.pageCount} pages`}`, increment: Math.max(0, percent - shown) * 0.8 });
-              shown = Math.max(shown, percent);
-            },
-          });
-        } finally {
-          cancel.dispose();
-        }
-      })
-      .then(undefined, (error: unknown) => {
-        if (error instanceof AbortedError) return undefined;
-        throw error;
+    const result = await withCancellableProgress(`Publishing ${domain.domain}`, (progress, signal) => {
+      let shown = 0;
+      return publish({
+        client,
+        domain: domain.domain,
+        ...(args.version === undefined ? {} : { version: args.version }),
+        values: editorValuesStore(uri),
+        ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
+        signal,
+        log: deps.log,
+        onStep: (step, detail) => {
+          progress.report({ message: STEP_TITLES[step] });
+          // The export shows in the tree and the status bar like any other.
+          if (step === 'wait' && detail !== undefined) void service.trackExportJob(detail, domain.domain).then((job) => deps.reveal({ key: `export:${job.id}`, kind: 'export' }));
+        },
+        onProgress: (job) => {
+          const percent = job.progress ?? 0;
+          progress.report({ message: `${STEP_TITLES.wait}: ${Math.round(percent)}%${job.pageCount === undefined ? '' : ` · ${job.pageCount} pages`}`, increment: Math.max(0, percent - shown) * 0.8 });
+          shown = Math.max(shown, percent);
+        },
       });
+    });
     if (result === undefined) {
       void vscode.window.showInformationMessage('Publishing cancelled; the values file was left as it was.');
       return undefined;
