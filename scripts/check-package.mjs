@@ -10,12 +10,12 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
-  /^extension\/dist\/(extension|cli)\.js$/,
+  /^extension\/dist\/extension\.js$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/media\/[\w./-]+\.(svg|png|md)$/,
 ];
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/cli.js', 'extension/readme.md'];
+const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md'];
 
 /** File names in a zip, read from its central directory. */
 function zipEntries(buffer) {
@@ -48,6 +48,11 @@ const missing = REQUIRED.filter((required) => !names.some((name) => name.toLower
 const size = statSync(join(process.cwd(), VSIX)).size;
 console.log(`${VSIX}: ${names.length} files, ${(size / 1024).toFixed(1)} KiB`);
 for (const name of names) console.log(`  ${name}`);
+const LIMIT_KIB = 400;
+if (size > LIMIT_KIB * 1024) {
+  console.error(`${VSIX} is ${(size / 1024).toFixed(1)} KiB, over the ${LIMIT_KIB} KiB goal (see BENCHMARKS.md).`);
+  process.exit(1);
+}
 if (unexpected.length > 0 || missing.length > 0) {
   if (unexpected.length > 0) console.error(`The package holds files it must not ship: ${unexpected.join(', ')} (fix .vscodeignore).`);
   if (missing.length > 0) console.error(`The package lacks: ${missing.join(', ')}.`);
