@@ -38,9 +38,9 @@ const configs = [
   { ...bundled, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 if (!production) {
-  // Tests import src/ directly; transpile both, keeping the tree so relative imports hold.
+  // Tests and benchmarks import src/ directly; transpile them, keeping the tree so relative imports hold.
   configs.push({
-    entryPoints: [...tsFiles('src'), ...tsFiles('test')],
+    entryPoints: [...tsFiles('src'), ...tsFiles('test'), ...tsFiles('bench')],
     outdir: 'out',
     outbase: '.',
     bundle: false,

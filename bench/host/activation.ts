@@ -1,0 +1,21 @@
+/**
+ * Loaded by the extension host as a "test suite": activates Docs Admin once, timing it, and
+ * writes what it saw to the file named by DOCS_ADMIN_BENCH_OUT.
+ */
+import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+
+export async function run(): Promise<void> {
+  const out = process.env.DOCS_ADMIN_BENCH_OUT;
+  if (out === undefined) throw new Error('DOCS_ADMIN_BENCH_OUT is not set');
+  const extension = vscode.extensions.getExtension('docs-admin.docs-admin');
+  if (extension === undefined) throw new Error('the extension is not installed in this host');
+  const wasActive = extension.isActive;
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const api = (await extension.activate()) as { activationMs?: number } | undefined;
+  const ms = performance.now() - t0;
+  // `ms` is what VS Code spends: loading the bundle, then calling activate(); `activateMs` the call.
+  writeFileSync(out, JSON.stringify({ ms, activateMs: api?.activationMs, wasActive, startedAt, endedAt: Date.now() }));
+}
