@@ -25,6 +25,7 @@ export const activation: Bench = async (options) => {
   const sim = await Simulator.start();
   const times: number[] = [];
   const calls: number[] = [];
+  const loads: number[] = [];
   let requestsDuring = 0;
   try {
     const runs = options.quick ? 1 : Math.max(3, options.runs);
@@ -39,7 +40,8 @@ export const activation: Bench = async (options) => {
         quiet: true,
       });
       if (code !== 0) throw new Error(`the activation run failed (exit ${code})`);
-      const seen = JSON.parse(readFileSync(out, 'utf8')) as { ms: number; activateMs?: number; wasActive: boolean; startedAt: number; endedAt: number };
+      const seen = JSON.parse(readFileSync(out, 'utf8')) as { loadMs: number; ms: number; activateMs?: number; wasActive: boolean; startedAt: number; endedAt: number };
+      loads.push(seen.loadMs);
       if (seen.wasActive) notes.push(`run ${i + 1}: the extension was already active when measured`);
       times.push(seen.ms);
       if (seen.activateMs !== undefined) calls.push(seen.activateMs);
@@ -51,15 +53,17 @@ export const activation: Bench = async (options) => {
   }
   const ms = median(calls);
   const total = median(times);
+  const load = median(loads);
   notes.push(
-    `activate() itself: ${calls.map((t) => t.toFixed(1)).join(', ')} ms; loading the ${Math.round(extensionBytes / 1024)} KB bundle and activating, as VS Code does it (Extension.activate()): ${times.map((t) => t.toFixed(1)).join(', ')} ms; ${times.length} fresh host(s).`,
+    `${times.length} fresh host(s). activate() itself: ${calls.map((t) => t.toFixed(1)).join(', ')} ms. Loading the ${Math.round(extensionBytes / 1024)} KB bundle: ${loads.map((t) => t.toFixed(1)).join(', ')} ms. VS Code's Extension.activate() around the call (the bundle already loaded): ${times.map((t) => t.toFixed(1)).join(', ')} ms.`,
     'No file scan at activation by construction: the values diagnostics read only the already-open documents; the workspace is searched only when a command asks for a values file.',
   );
   return {
     name: 'activation and size',
     measures: [
       { metric: 'activate() (median)', unit: 'ms', ours: ms, goal: '<= 15 ms', pass: ms <= 15 },
-      { metric: 'load + activate, as VS Code does it (median)', unit: 'ms', ours: total },
+      { metric: 'loading dist/extension.js (median)', unit: 'ms', ours: load },
+      { metric: 'Extension.activate() in VS Code (median)', unit: 'ms', ours: total },
       { metric: 'API requests during activate()', unit: 'requests', ours: requestsDuring, goal: '0', pass: requestsDuring === 0 },
       { metric: 'dist/extension.js (production)', unit: 'KB', ours: Math.round(extensionBytes / 1024) },
       { metric: '.vsix', unit: 'KB', ours: Math.round(vsixBytes / 1024), goal: '<= 400 KB', pass: vsixBytes <= 400 * 1024 },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { RolloutError } from '../core/deploy/publish';
+import { RolloutError } from '../core/deploy/errors';
 import { buildRolloutCommand } from '../core/deploy/rollout';
 import { readConfig } from './config';
 

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { AdminApiClient } from '../core/api';
-import { BundleLinks } from '../core/bundle/linkCache';
-import { BundleShelf } from '../core/bundle/shelf';
+import type { AdminApiClient } from '../core/api/client';
+import type { BundleLinks } from '../core/bundle/linkCache';
+import type { BundleShelf } from '../core/bundle/shelf';
 import { systemClock } from '../core/jobs/clock';
-import { JobRegistry, type JobKey } from '../core/jobs/registry';
-import { JobsService, type ServiceState, type Transition } from '../core/jobs/service';
+import type { JobKey } from '../core/jobs/jobKey';
+import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import { readConfig } from './config';
@@ -102,6 +102,15 @@ export class Session implements vscode.Disposable {
       this.onJobsEmitter.fire(undefined);
       return;
     }
+    // Loaded here, not at activation: the HTTP client and the validation library are the
+    // heaviest part of the bundle, and activation must stay fast.
+    const [{ AdminApiClient }, { JobRegistry }, { JobsService }, { BundleLinks }, { BundleShelf }] = await Promise.all([
+      import('../core/api/client.js'),
+      import('../core/jobs/registry.js'),
+      import('../core/jobs/service.js'),
+      import('../core/bundle/linkCache.js'),
+      import('../core/bundle/shelf.js'),
+    ]);
     const config = readConfig();
     const client = new AdminApiClient({
       baseUrl: checked.baseUrl,

@@ -18,6 +18,9 @@ import {
   type NetworkCause,
 } from './errors';
 import { parseRetryAfter } from './retryAfter';
+import { abortableSleep } from '../sleep';
+
+export { abortableSleep } from '../sleep';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -56,20 +59,6 @@ export interface SendOptions {
 
 const RETRYABLE_STATUS = (status: number) => status === 429 || status >= 500;
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortedError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function errorCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {

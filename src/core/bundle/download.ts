@@ -15,7 +15,7 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import { AbortedError } from '../api/errors';
-import { abortableSleep } from '../api/transport';
+import { abortableSleep } from '../sleep';
 import { checkOpenableLink } from '../links';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';

@@ -5,13 +5,16 @@
  * the rollout fails, so a failure anywhere leaves it as it was.
  */
 import { ConflictError } from '../api/errors';
-import { abortableSleep } from '../api/transport';
+import { abortableSleep } from '../sleep';
 import type { Bundle, CallOptions, ExportJob, StartExportRequest } from '../api/types';
 import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { redactUrl } from '../redact';
+import { ExportFailedError } from './errors';
 import { setStaticExport } from './values';
+
+export { ExportFailedError, RolloutError } from './errors';
 
 export type PublishStep = 'start' | 'wait' | 'bundle' | 'values' | 'rollout';
 
@@ -37,22 +40,6 @@ export interface ValuesStore {
   write(text: string): Promise<void>;
 }
 
-export class ExportFailedError extends Error {
-  constructor(
-    readonly jobId: string,
-    readonly reason: string | undefined,
-  ) {
-    super(`The export ${jobId} failed${reason ? `: ${reason}` : ''}. Nothing was changed; fix the cause and publish again.`);
-    this.name = 'ExportFailedError';
-  }
-}
-
-export class RolloutError extends Error {
-  constructor(message: string, readonly exitCode?: number) {
-    super(message);
-    this.name = 'RolloutError';
-  }
-}
 
 export interface PublishOptions {
   client: PublishClient;

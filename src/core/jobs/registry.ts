@@ -16,15 +16,8 @@ export interface KeyValueStore {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-export type TrackedJob =
-  | { kind: 'agent'; id: string; addedAt: number; snapshot?: AgentJob }
-  | { kind: 'export'; id: string; addedAt: number; domain?: string; snapshot?: ExportJob };
-
-export type JobKey = `${TrackedJob['kind']}:${string}`;
-
-export function jobKey(job: Pick<TrackedJob, 'kind' | 'id'>): JobKey {
-  return `${job.kind}:${job.id}`;
-}
+export { jobKey, type JobKey, type TrackedJob } from './jobKey';
+import { jobKey, type JobKey, type TrackedJob } from './jobKey';
 
 const snapshotBase = { status: z.string(), rawStatus: z.string() };
 const agentSnapshot = z.looseObject({

@@ -4,7 +4,7 @@
  * finish) in a plain loop, with a timeout, an AbortSignal and tolerance for a few failed polls.
  */
 import { AbortedError, ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/errors';
-import { abortableSleep } from '../api/transport';
+import { abortableSleep } from '../sleep';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
 import { emptyHistory, nextDelayMs, recordProgress, type PollHistory } from './interval';
 import { isAgentTerminal, isExportTerminal } from './present';

@@ -2,9 +2,8 @@ import { access } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { downloadBundle, type DownloadProgress, type DownloadResult } from '../../core/bundle/download';
-import { formatBytes } from '../../core/bundle/shelf';
-import { verifyArchive } from '../../core/bundle/verify';
+import type { DownloadProgress, DownloadResult } from '../../core/bundle/download';
+import { formatBytes } from '../../core/bundle/shelfRows';
 import type { JobKey } from '../../core/jobs/registry';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
@@ -73,6 +72,7 @@ export function register(deps: Deps): vscode.Disposable {
     }
     const chosen = target;
     const config = readConfig();
+    const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download.js'), import('../../core/bundle/verify.js')]);
     const result = await withCancellableProgress(`Downloading the bundle of ${job.domain ?? job.id}`, (progress, signal) => {
       let shown = 0;
       return downloadBundle({

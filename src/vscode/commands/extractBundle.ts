@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { extractBundle, type ExtractSummary } from '../../core/bundle/extract';
-import { describeSummary, formatBytes, type BundleSummary } from '../../core/bundle/shelf';
+import type { ExtractSummary } from '../../core/bundle/extract';
+import { describeSummary, formatBytes, type BundleSummary } from '../../core/bundle/shelfRows';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, isJobNode, requireService, type Deps } from './deps';
@@ -80,6 +80,7 @@ export function register(deps: Deps): vscode.Disposable {
     }
     const target = folder;
     const config = readConfig();
+    const { extractBundle } = await import('../../core/bundle/extract.js');
     const summary = await withCancellableProgress(`Extracting ${basename(source)}`, (progress, signal) => {
       let last = 0;
       return extractBundle(source, target, {

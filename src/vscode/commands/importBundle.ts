@@ -1,7 +1,6 @@
 import { copyFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
-import { verifyArchive } from '../../core/bundle/verify';
 import { checkOpenableLink } from '../../core/links';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
@@ -36,6 +35,7 @@ export function register(deps: Deps): vscode.Disposable {
       file = picked?.[0]?.fsPath;
       if (file === undefined) return undefined;
     }
+    const { verifyArchive } = await import('../../core/bundle/verify.js');
     await verifyArchive(file);
     const uri = args.uri ?? (await chooseValuesFile(deps, false));
     if (uri === undefined) return undefined;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AdminApiClient, AuthError, ForbiddenError, NotFoundError } from '../../core/api';
+import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/errors';
 import { checkBaseUrl } from '../../core/links';
 import { command, type Deps } from './deps';
 
@@ -18,6 +18,7 @@ async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note
   const env = deps.session.environment;
   const base = checkBaseUrl(env.baseUrl);
   if (!base.ok || env.projectId === '') return { result: 'unchecked', note: 'set the base URL and project id to check it' };
+  const { AdminApiClient } = await import('../../core/api/client.js');
   const client = new AdminApiClient({ baseUrl: base.baseUrl, projectId: env.projectId, getKey: () => key, log: deps.log, maxAttempts: 1, requestTimeoutMs: 10_000 });
   try {
     // No endpoint says "who am I": an unknown job answers 404 only once the key is accepted.

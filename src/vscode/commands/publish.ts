@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { publish, STEP_TITLES, type PublishResult } from '../../core/deploy/publish';
+import type { PublishResult } from '../../core/deploy/publish';
 import { parseExportDomain } from '../../core/jobs/input';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
@@ -53,6 +53,7 @@ export function register(deps: Deps): vscode.Disposable {
     const uri = args.uri ?? (await chooseValuesFile(deps, false));
     if (uri === undefined) return undefined;
     await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
+    const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
     const result = await withCancellableProgress(`Publishing ${domain.domain}`, (progress, signal) => {
       let shown = 0;
       return publish({

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { bundleUrlInfo, diagnoseValues, type ValuesProblemCode } from '../../core/deploy/diagnose';
+import type { ValuesProblemCode } from '../../core/deploy/diagnose';
 import { formatDuration } from '../../core/jobs/present';
 import { readConfig } from '../config';
 
@@ -27,6 +27,8 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
   private readonly lensEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensEmitter.event;
   private timer: NodeJS.Timeout | undefined;
+  /** The rules (and the YAML parser under them), loaded when the first values file shows up. */
+  private rules: Promise<typeof import('../../core/deploy/diagnose.js')> | undefined;
 
   constructor() {
     const selector: vscode.DocumentSelector = [{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }];
@@ -57,11 +59,21 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     this.lensEmitter.fire();
   }
 
+  private load(): Promise<typeof import('../../core/deploy/diagnose.js')> {
+    this.rules ??= import('../../core/deploy/diagnose.js');
+    return this.rules;
+  }
+
   check(document: vscode.TextDocument): void {
     if (!isValuesCandidate(document)) {
       this.collection.delete(document.uri);
       return;
     }
+    void this.load().then(({ diagnoseValues }) => this.report(document, diagnoseValues));
+  }
+
+  private report(document: vscode.TextDocument, diagnoseValues: (typeof import('../../core/deploy/diagnose.js'))['diagnoseValues']): void {
+    if (document.isClosed) return;
     const warnMs = readConfig().valuesWarnWithinMs;
     const problems = diagnoseValues(document.getText(), Date.now(), warnMs);
     this.collection.set(
@@ -75,8 +87,9 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     );
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+  async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
     if (!isValuesCandidate(document)) return undefined;
+    const { bundleUrlInfo } = await this.load();
     const info = bundleUrlInfo(document.getText(), Date.now());
     if (info === undefined) return undefined;
     const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.end));
@@ -86,8 +99,9 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     return new vscode.Hover(text, range);
   }
 
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     if (!isValuesCandidate(document)) return [];
+    const { bundleUrlInfo } = await this.load();
     const info = bundleUrlInfo(document.getText(), Date.now());
     if (info === undefined) return [];
     const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.start));

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { minimalEdit, setStaticExport, type StaticExportChange } from '../../core/deploy/values';
+import { minimalEdit } from '../../core/deploy/edit';
+import type { StaticExportChange } from '../../core/deploy/values';
 import type { ValuesStore } from '../../core/deploy/publish';
-import { jobKey, type JobKey } from '../../core/jobs/registry';
+import { jobKey, type JobKey } from '../../core/jobs/jobKey';
 import { requireService, type Deps } from '../commands/deps';
 
 const REMEMBERED_FILE = 'docsAdmin.valuesFile';
@@ -69,6 +70,7 @@ export async function exportForValues(deps: Deps, uri: vscode.Uri): Promise<JobK
  * can be undone), then saves it, so `helm` reads the new link. Returns whether it changed.
  */
 export async function applyStaticExport(uri: vscode.Uri, change: StaticExportChange): Promise<boolean> {
+  const { setStaticExport } = await import('../../core/deploy/values.js');
   const store = editorValuesStore(uri);
   const before = await store.read();
   const after = setStaticExport(before, change, store.name);
