@@ -167,6 +167,8 @@ export class Session implements vscode.Disposable {
     const ids = links?.jobIds() ?? [];
     if (links === undefined || ids.length === 0) return;
     const lefts = ids.map((id) => links.timeLeft(links.peek(id)!)).filter((l): l is number => l !== undefined && l > 0);
+    // Every link expired (or says nothing): the rows already say so; nothing left to count down.
+    if (lefts.length === 0) return;
     const wait = Math.min(30_000, ...lefts.map((l) => l + 50));
     this.linkTick = setTimeout(() => {
       this.onJobsEmitter.fire(ids.map((id): JobKey => `export:${id}`));
