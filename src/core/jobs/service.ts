@@ -37,6 +37,13 @@ export interface JobsServiceOptions {
 
 type Listener<T> = (value: T) => void;
 
+/** What a poll can show a person: status, progress, pages, pull request, error. */
+function progressPrint(job: AgentJob | ExportJob): string {
+  return 'jobId' in job
+    ? JSON.stringify([job.rawStatus, job.progress, job.pageCount, job.error])
+    : JSON.stringify([job.rawStatus, job.prLink, job.archivedAt]);
+}
+
 export class JobsService {
   private readonly scheduler: PollScheduler;
   private readonly errors = new Map<JobKey, string>();
@@ -200,7 +207,10 @@ export class JobsService {
       }
       // A job first read when already done makes no transition: no notification, just its row.
       const progress = 'progress' in snapshot ? snapshot.progress : undefined;
-      return { kind: 'ok', terminal: isTerminal(updated), changed, ...(progress === undefined ? {} : { progress }) };
+      // For the poll interval, only what a person sees counts: an export's `updatedAt` moves on
+      // every read, and would keep a queued job at the fastest rate.
+      const moved = changed && (before === undefined || progressPrint(before) !== progressPrint(snapshot));
+      return { kind: 'ok', terminal: isTerminal(updated), changed: moved, ...(progress === undefined ? {} : { progress }) };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.kind === 'aborted') return { kind: 'error' };
