@@ -55,7 +55,7 @@ describe('PollScheduler', () => {
 
   it('backs off while nothing changes, up to the ceiling', async () => {
     const h = harness(() => unchanged);
-    h.scheduler.track({ key: 'a', kind: 'agent' });
+    h.scheduler.track({ key: 'a', kind: 'export' });
     await h.clock.advance(10 * MINUTE);
     const intervals = gaps(h.polls.get('a') ?? []);
     assert.deepEqual(intervals.slice(0, 4), [3000, 4500, 6750, 10125]);
@@ -185,6 +185,24 @@ describe('PollScheduler', () => {
     h.scheduler.refreshNow();
     await h.clock.advance(0);
     assert.equal(h.polls.get('a')?.length, count + 1);
+  });
+
+  it('polls an active agent job at least every 9 s while focused, after a first minute of quiet', async () => {
+    // The job was created 20 s before it was tracked.
+    let trackedAt = 0;
+    const h = harness((_t, now) => ({ kind: 'ok', terminal: false, changed: false, ageMs: 20 * SECOND + (now - trackedAt) }));
+    trackedAt = h.clock.now();
+    h.scheduler.track({ key: 'a', kind: 'agent' });
+    await h.clock.advance(5 * MINUTE);
+    const times = h.polls.get('a') ?? [];
+    assert.equal((times[1] ?? 0) - trackedAt, 40 * SECOND, 'the second poll waits for the job to be a minute old');
+    const later = gaps(times.slice(1));
+    assert.ok(later.length > 20 && later.every((g) => g <= 9 * SECOND), later.join(','));
+    // Unfocused, the once-a-minute rule wins.
+    h.focused.value = false;
+    const before = times.length;
+    await h.clock.advance(5 * MINUTE);
+    assert.ok((h.polls.get('a')?.length ?? 0) - before <= 6);
   });
 
   it('backs off faster after errors, and a throwing poll does not stop the scheduler', async () => {

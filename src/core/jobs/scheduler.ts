@@ -20,7 +20,7 @@ export interface PollTarget {
 
 /** What one poll found, as the scheduler needs to know it. */
 export type PollOutcome =
-  | { readonly kind: 'ok'; readonly terminal: boolean; readonly changed: boolean; readonly progress?: number }
+  | { readonly kind: 'ok'; readonly terminal: boolean; readonly changed: boolean; readonly progress?: number; readonly ageMs?: number }
   | { readonly kind: 'rateLimited'; readonly retryAfterMs: number }
   | { readonly kind: 'unauthorized' }
   | { readonly kind: 'error' };
@@ -32,6 +32,13 @@ export interface SchedulerOptions {
   floorMs?: number;
   ceilingMs?: number;
   unfocusedMs?: number;
+  /**
+   * Agent jobs report no progress, so their end cannot be predicted: while the window is
+   * focused they are polled at least this often (the longest wait a person notices), ...
+   */
+  agentCeilingMs?: number;
+  /** ... but not during their first this-many ms, when an agent run rarely ends. */
+  agentWarmUpMs?: number;
   maxConcurrent?: number;
   log?: Logger;
   /** Told when polling pauses because the key was rejected. */
@@ -208,7 +215,7 @@ export class PollScheduler {
           kind: outcome.changed ? 'changed' : 'unchanged',
           ...(outcome.progress === undefined ? {} : { progress: outcome.progress }),
         };
-        this.schedule(entry, input, now);
+        this.schedule(entry, input, now, outcome.ageMs);
         return;
       }
       case 'rateLimited':
@@ -226,9 +233,16 @@ export class PollScheduler {
     }
   }
 
-  private schedule(entry: Entry, input: IntervalInput, now: number): void {
-    const delay = nextDelayMs(entry.history, input, this.settings);
-    entry.history = { ...entry.history, lastDelayMs: delay };
+  private schedule(entry: Entry, input: IntervalInput, now: number, ageMs?: number): void {
+    // Errors back off to the general ceiling, whatever the job: a failing server is not pressed.
+    const agent = entry.target.kind === 'agent' && input.kind !== 'error';
+    const ceilingMs = agent ? Math.max(this.settings.floorMs, Math.min(this.settings.ceilingMs, this.options.agentCeilingMs ?? 9_000)) : this.settings.ceilingMs;
+    let delay = nextDelayMs(entry.history, input, { floorMs: this.settings.floorMs, ceilingMs });
+    const warmUp = this.options.agentWarmUpMs ?? 60_000;
+    // A young agent job: wait for the end of its warm-up, then poll at the agent pace.
+    // (Never longer than the general ceiling: a person who set a short one wants to see rows move.)
+    if (agent && ageMs !== undefined && ageMs >= 0 && ageMs < warmUp) delay = Math.max(delay, Math.min(warmUp - ageMs, this.settings.ceilingMs));
+    entry.history = { ...entry.history, lastDelayMs: Math.min(delay, ceilingMs) };
     entry.dueAt = now + (this.options.isFocused() ? delay : Math.max(delay, this.settings.unfocusedMs));
   }
 }

@@ -210,7 +210,9 @@ export class JobsService {
       // For the poll interval, only what a person sees counts: an export's `updatedAt` moves on
       // every read, and would keep a queued job at the fastest rate.
       const moved = changed && (before === undefined || progressPrint(before) !== progressPrint(snapshot));
-      return { kind: 'ok', terminal: isTerminal(updated), changed: moved, ...(progress === undefined ? {} : { progress }) };
+      const created = snapshot.createdAt === undefined ? NaN : Date.parse(snapshot.createdAt);
+      const ageMs = Number.isNaN(created) ? undefined : this.options.clock.now() - created;
+      return { kind: 'ok', terminal: isTerminal(updated), changed: moved, ...(progress === undefined ? {} : { progress }), ...(ageMs === undefined ? {} : { ageMs }) };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.kind === 'aborted') return { kind: 'error' };
