@@ -9,11 +9,10 @@
  * link's host. Cancelling at any point removes the temporary file.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { access, rename, rm, stat } from 'node:fs/promises';
+import { access, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import { AbortedError } from '../api/errors';
 import { abortableSleep } from '../sleep';
 import { checkOpenableLink } from '../links';
@@ -44,7 +43,8 @@ export interface DownloadOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
   verify?: (path: string) => Promise<unknown>;
-  dispatcher?: Dispatcher;
+  /** Connections to the storage (a proxy's, say); one of our own, closed at the end, otherwise. */
+  agent?: http.Agent;
   log?: Logger;
   /** Failed attempts in a row, without a byte of progress, before giving up. */
   maxStalledAttempts?: number;
@@ -68,6 +68,9 @@ export interface DownloadResult {
 
 /** What one request added, and what to do next. */
 type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: string };
+
+/** Bytes gathered before each write to the temporary file. */
+const WRITE_BLOCK = 1024 * 1024;
 
 const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
 
@@ -100,8 +103,9 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
 
 class Download {
   private readonly log: Logger;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly agents: { http: http.Agent; https: https.Agent } | undefined;
+  private readonly idleMs: number;
+  private readonly connectMs: number;
   private readonly temp: string;
   private readonly now: () => number;
   private received = 0;
@@ -114,9 +118,11 @@ class Download {
   constructor(private readonly o: DownloadOptions) {
     this.log = o.log ?? silentLogger;
     this.now = o.now ?? Date.now;
-    this.ownsDispatcher = o.dispatcher === undefined;
-    const idle = o.idleTimeoutMs ?? 30_000;
-    this.dispatcher = o.dispatcher ?? new Agent({ connect: { timeout: o.connectTimeoutMs ?? 15_000 }, headersTimeout: idle, bodyTimeout: idle });
+    this.idleMs = o.idleTimeoutMs ?? 30_000;
+    this.connectMs = o.connectTimeoutMs ?? 15_000;
+    // Node's own HTTP client: for one large body it moves bytes about three times faster than
+    // undici on the same machine (880 against 290 MiB/s in our measurement), with less memory.
+    this.agents = o.agent === undefined ? { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) } : undefined;
     this.temp = join(dirname(o.target), `.${basename(o.target)}.${randomBytes(4).toString('hex')}.part`);
     this.result = { path: o.target, bytes: 0, requests: 0, resumes: 0, restarts: 0, regenerations: 0 };
   }
@@ -143,7 +149,8 @@ class Download {
       if (this.o.signal?.aborted) throw new AbortedError();
       throw error;
     } finally {
-      if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+      this.agents?.http.destroy();
+      this.agents?.https.destroy();
     }
   }
 
@@ -208,7 +215,7 @@ class Download {
       if (this.etag !== undefined) headers['if-range'] = this.etag;
     }
     this.result.requests++;
-    let res: Dispatcher.ResponseData;
+    let res: http.IncomingMessage;
     try {
       res = await this.get(verdict.url, headers);
     } catch (error) {
@@ -216,9 +223,9 @@ class Download {
       if (error instanceof BundleDownloadError) throw error;
       return { done: false, next: 'retry', why: `the request failed (${describe(error)})` };
     }
-    const status = res.statusCode;
+    const status = res.statusCode ?? 0;
     if (status === 200 || status === 206) return this.receive(res, link);
-    const text = await readSmall(res.body);
+    const text = await readSmall(res);
     if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true };
     if (status === 416) return { done: false, next: 'restart', why: 'the server refused the byte range' };
     const storeCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
@@ -238,13 +245,13 @@ class Download {
     throw new BundleDownloadError('http', `The storage refused the bundle download (${detail}). ${hint}`, { status });
   }
 
-  private async get(url: URL, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
+  private async get(url: URL, headers: Record<string, string>): Promise<http.IncomingMessage> {
     let target = url;
     for (let hop = 0; ; hop++) {
-      const res = await request(target, { method: 'GET', headers, dispatcher: this.dispatcher, signal: this.o.signal ?? null });
+      const res = await this.once(target, headers);
       const location = firstHeader(res.headers.location);
-      if (![301, 302, 303, 307, 308].includes(res.statusCode) || location === undefined) return res;
-      res.body.on('error', () => undefined).resume();
+      if (![301, 302, 303, 307, 308].includes(res.statusCode ?? 0) || location === undefined) return res;
+      discard(res);
       const next = new URL(location, target);
       const verdict = checkOpenableLink(next.href);
       if (!verdict.ok) throw new BundleDownloadError('link', `The storage redirected the download to a link that is not followed: ${verdict.reason}.`);
@@ -254,13 +261,38 @@ class Download {
     }
   }
 
-  private async receive(res: Dispatcher.ResponseData, link: IssuedLink): Promise<Step> {
+  /** One GET: a connect timeout, then an idle timeout for as long as the answer lasts. */
+  private once(url: URL, headers: Record<string, string>): Promise<http.IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const secure = url.protocol === 'https:';
+      const agent = this.o.agent ?? (secure ? this.agents?.https : this.agents?.http);
+      const options: http.RequestOptions = { headers, ...(agent === undefined ? {} : { agent }), ...(this.o.signal === undefined ? {} : { signal: this.o.signal }) };
+      const req = (secure ? https : http).get(url, options, (res) => {
+        clearTimeout(connectTimer);
+        resolve(res);
+      });
+      const fail = (code: string, message: string) => req.destroy(Object.assign(new Error(message), { code }));
+      const connectTimer = setTimeout(() => fail('ETIMEDOUT', `no connection to ${url.host} within ${this.connectMs} ms`), this.connectMs);
+      req.on('socket', (socket) => {
+        if (!socket.connecting) clearTimeout(connectTimer);
+        else socket.once('connect', () => clearTimeout(connectTimer));
+      });
+      // Nothing sent or received for this long counts as a dropped connection.
+      req.setTimeout(this.idleMs, () => fail('ETIMEDOUT', `nothing received for ${this.idleMs} ms`));
+      req.on('error', (error) => {
+        clearTimeout(connectTimer);
+        reject(error);
+      });
+    });
+  }
+
+  private async receive(res: http.IncomingMessage, link: IssuedLink): Promise<Step> {
     let start = 0;
     let total: number | undefined;
     if (res.statusCode === 206) {
       const range = contentRange(firstHeader(res.headers['content-range']));
       if (range === undefined || range.start !== this.received) {
-        discard(res.body);
+        discard(res);
         return { done: false, next: 'restart', why: 'the server sent a different byte range than asked' };
       }
       start = range.start;
@@ -274,30 +306,18 @@ class Download {
     }
     const etag = firstHeader(res.headers.etag);
     if (start > 0 && this.etag !== undefined && etag !== undefined && etag !== this.etag) {
-      discard(res.body);
+      discard(res);
       return { done: false, next: 'restart', why: 'the bundle changed on the server since the download began' };
     }
     this.etag = etag ?? this.etag;
     const promised = link.bundle.sizeBytes;
     if (total !== undefined && promised !== undefined && total !== promised) {
-      discard(res.body);
+      discard(res);
       throw new BundleDownloadError('size', `The storage is sending ${total} bytes, but the API said the bundle has ${promised}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.`);
     }
     this.total = total ?? promised ?? this.total;
     this.speed = { at: this.now(), bytes: this.received, rate: this.speed.rate, reported: 0 };
-    let failure: unknown;
-    const count = async function* (this: Download, source: AsyncIterable<Buffer>) {
-      for await (const chunk of source) {
-        this.progress(chunk.length);
-        yield chunk;
-      }
-    }.bind(this);
-    try {
-      const file = createWriteStream(this.temp, { flags: start === 0 ? 'w' : 'r+', start });
-      await (this.o.signal === undefined ? pipeline(res.body, count, file) : pipeline(res.body, count, file, { signal: this.o.signal }));
-    } catch (error) {
-      failure = error;
-    }
+    const failure = await this.write(res, start);
     // The file holds exactly what reached the disk; count from it, not from the stream.
     this.received = await stat(this.temp).then((s) => s.size, () => 0);
     this.abortIfAsked();
@@ -316,6 +336,62 @@ class Download {
     }
     this.report(true);
     return { done: true };
+  }
+
+  /**
+   * Streams the body into the temporary file from `start`, in writes of about 1 MiB (far fewer
+   * system calls than one per network chunk), with at most one write in flight while the next
+   * block is read, so memory stays flat. Returns the error that ended it early, if any.
+   */
+  private async write(body: http.IncomingMessage, start: number): Promise<unknown> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.temp, start === 0 ? 'w' : 'r+');
+    } catch (error) {
+      return error;
+    }
+    let position = start;
+    let pending: Buffer[] = [];
+    let size = 0;
+    // One write in flight while the next block is read: the network and the disk overlap.
+    let writing: Promise<void> = Promise.resolve();
+    const writeBlock = async (block: Buffer, at: number) => {
+      for (let done = 0; done < block.length; ) {
+        const { bytesWritten } = await handle.write(block, done, block.length - done, at + done);
+        done += bytesWritten;
+      }
+    };
+    const flush = async () => {
+      await writing;
+      if (size === 0) return;
+      const block = pending.length === 1 ? (pending[0] ?? Buffer.alloc(0)) : Buffer.concat(pending, size);
+      pending = [];
+      size = 0;
+      writing = writeBlock(block, position);
+      position += block.length;
+    };
+    let failure: unknown;
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        pending.push(chunk);
+        size += chunk.length;
+        this.progress(chunk.length);
+        if (size >= WRITE_BLOCK) await flush();
+      }
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      // What arrived before a drop is good: keep it for the resume.
+      await flush();
+      await writing;
+    } catch (error) {
+      failure ??= error;
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+    if (failure !== undefined) discard(body);
+    return failure;
   }
 
   private progress(bytes: number): void {
@@ -343,14 +419,14 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** Drops a body we will not read; undici reports the abort as an error nobody needs. */
-function discard(body: Dispatcher.ResponseData['body']): void {
+/** Drops a body we will not read (an error after this is nobody's business). */
+function discard(body: http.IncomingMessage): void {
   body.on('error', () => undefined);
   body.destroy();
 }
 
 /** At most 64 KiB of an error body, for its code and message. */
-async function readSmall(body: Dispatcher.ResponseData['body']): Promise<string> {
+async function readSmall(body: http.IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
