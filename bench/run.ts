@@ -1,0 +1,90 @@
+/**
+ * `npm run bench`: every benchmark, each against its baseline in the same run; prints a table
+ * and writes the results as JSON (bench/results.json; with --quick, out/bench-smoke.json).
+ *   --quick      tiny sizes, one run: the smoke `npm test` runs so benchmarks cannot rot
+ *   --runs <n>   runs per measurement (medians are quoted; default 5)
+ *   --only <a,b> some benchmarks: polling, download, extract, activation, tree
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { activation } from './activation';
+import { download } from './download';
+import { extract } from './extract';
+import { polling } from './polling';
+import { tree } from './tree';
+import type { Bench, BenchResult } from './types';
+
+const BENCHES: Record<string, Bench> = { polling, download, extract, activation, tree };
+const REPO = resolve(__dirname, '..', '..');
+
+function format(value: number | undefined, unit = ''): string {
+  if (value === undefined || Number.isNaN(value)) return '';
+  const text = Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
+  return unit === '' ? text : `${text} ${unit}`;
+}
+
+function table(results: BenchResult[]): string {
+  const rows: string[][] = [['benchmark', 'metric', 'ours', 'baseline', 'ratio', 'goal', 'met']];
+  for (const r of results) {
+    for (const m of r.measures) {
+      rows.push([
+        r.name,
+        m.metric,
+        format(m.ours, m.unit),
+        m.baseline === undefined ? '' : `${format(m.baseline, m.unit)}${m.baselineName ? ` (${m.baselineName})` : ''}`,
+        m.ratio === undefined ? '' : `${format(m.ratio)}x`,
+        m.goal ?? '',
+        m.pass === undefined ? '' : m.pass ? 'yes' : 'NO',
+      ]);
+    }
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, runs: { type: 'string' }, only: { type: 'string' } } });
+  const quick = values.quick === true;
+  const runs = quick ? 1 : Math.max(1, Number(values.runs ?? 5));
+  const names = values.only === undefined ? Object.keys(BENCHES) : values.only.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !(n in BENCHES));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark(s): ${unknown.join(', ')}; there are ${Object.keys(BENCHES).join(', ')}`);
+    return 2;
+  }
+  const started = Date.now();
+  const results: BenchResult[] = [];
+  for (const name of names) {
+    const bench = BENCHES[name];
+    if (bench === undefined) continue;
+    const t0 = Date.now();
+    console.error(`=== ${name}${quick ? ' (quick)' : ''}`);
+    results.push(await bench({ quick, runs, log: (line) => console.error(`  ${line}`) }));
+    console.error(`    ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const cpu = cpus();
+  const machine = { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform} ${process.arch}` };
+  console.log(`\n${table(results)}\n`);
+  for (const r of results) for (const note of r.notes) console.log(`- ${r.name}: ${note}`);
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`\n${quick ? 'smoke' : 'benchmarks'}: ${seconds.toFixed(0)} s on ${machine.cores} x ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`);
+  const file = quick ? resolve(REPO, 'out', 'bench-smoke.json') : resolve(REPO, 'bench', 'results.json');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), quick, runs, seconds: Math.round(seconds), machine, results }, null, 2)}\n`);
+  console.log(`results written to ${file}`);
+  const missed = results.flatMap((r) => r.measures.filter((m) => m.pass === false).map((m) => `${r.name}: ${m.metric}`));
+  if (missed.length > 0) console.log(`goals missed (see BENCHMARKS.md for why): ${missed.join('; ')}`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  },
+);
