@@ -11,8 +11,8 @@
  * kept: a docs site needs neither. A name found twice is written twice: the last one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, opendir, rename, rm, rmdir } from 'node:fs/promises';
+import { createReadStream, writeFile as writeFileCallback } from 'node:fs';
+import { lstat, mkdir, open, opendir, rename, rm, rmdir, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -93,6 +93,15 @@ function classify(error: unknown): Error {
   return corruptArchive(error);
 }
 
+/** One small file in one call (the callback API: much less overhead per file than fs/promises). */
+function writeWhole(path: string, content: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => writeFileCallback(path, content, (error) => (error === null ? resolve() : reject(error))));
+}
+
+/** Bytes of one file gathered before a write: small files go in one call. */
+const FILE_BLOCK = 256 * 1024;
+const WRITES_IN_FLIGHT = 64;
+
 /** The staging folder of one extraction: the rules, plus the disk. */
 class Staging extends EntryRules {
   bytes = 0;
@@ -121,25 +130,77 @@ class Staging extends EntryRules {
   }
 
   async directory(path: string, name: string): Promise<void> {
-    await this.fs(name, () => mkdir(join(this.root, path), { recursive: true }));
+    await this.fs(name, () => this.ensureDir(join(this.root, path)));
   }
 
   /** Streams one file to disk, counting its bytes against the cap as they come. */
+  /** Small files being written, at most WRITES_IN_FLIGHT: the disk works while the archive is read. */
+  private readonly writes = new Map<string, Promise<void>>();
+  private writeError: Error | undefined;
+
+  /** Queues a small file's write; a second copy of a name waits for the first (the last wins). */
+  private async writeLater(target: string, name: string, content: Buffer): Promise<void> {
+    if (this.writeError !== undefined) throw this.writeError;
+    while (this.writes.size >= WRITES_IN_FLIGHT) await Promise.race(this.writes.values());
+    const before = this.writes.get(target) ?? Promise.resolve();
+    const write: Promise<void> = before
+      .then(() => this.fs(name, () => writeWhole(target, content)))
+      .catch((error: unknown) => {
+        this.writeError ??= error instanceof Error ? error : new Error(String(error));
+      })
+      .finally(() => {
+        if (this.writes.get(target) === write) this.writes.delete(target);
+      });
+    this.writes.set(target, write);
+  }
+
+  /** Waits for every queued write; throws the first one's error. */
+  async drain(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all(this.writes.values());
+    if (this.writeError !== undefined) throw this.writeError;
+  }
+
+  /** Folders already made under the root: each is made once, not once per file. */
+  private readonly made = new Set<string>();
+
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    for (let at = dir; at.length >= this.root.length && !this.made.has(at); at = dirname(at)) this.made.add(at);
+  }
+
+  /**
+   * Streams one file to disk, counting its bytes against the cap as they come. A small file
+   * (the most of a docs site) is gathered and written in one call; a large one streams in
+   * blocks, so memory stays bounded either way.
+   */
   async file(path: string, name: string, openSource: () => Promise<AsyncIterable<Buffer>>): Promise<void> {
     const target = join(this.root, path);
     await this.fs(name, async () => {
-      await mkdir(dirname(target), { recursive: true });
-      const handle = await open(target, 'w');
+      await this.ensureDir(dirname(target));
+      let pending: Buffer[] = [];
+      let size = 0;
+      let handle: FileHandle | undefined;
       try {
         for await (const chunk of await openSource()) {
           this.checkAborted();
           this.bytes += chunk.length;
           if (this.bytes > this.maxTotalBytes) throw this.tooLarge();
-          await handle.write(chunk);
+          pending.push(chunk);
+          size += chunk.length;
+          if (size >= FILE_BLOCK) {
+            handle ??= await open(target, 'w');
+            await handle.write(Buffer.concat(pending, size));
+            pending = [];
+            size = 0;
+          }
           if (this.bytes - this.reported >= 4 * 1024 ** 2) this.report();
         }
+        const rest = pending.length === 1 ? (pending[0] ?? Buffer.alloc(0)) : Buffer.concat(pending, size);
+        if (handle === undefined) await this.writeLater(target, name, rest);
+        else if (rest.length > 0) await handle.write(rest);
       } finally {
-        await handle.close();
+        await handle?.close();
       }
     });
     this.wrote(path);
@@ -355,9 +416,12 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   const staging = new Staging(root, options.maxEntries ?? DEFAULT_MAX_ENTRIES, options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES, options);
   try {
     await (kind === 'zip' ? extractZip(archivePath, staging) : extractTar(archivePath, staging));
+    await staging.drain();
     staging.checkAborted();
     await commit(root, target, options.replace === true);
   } catch (error) {
+    // No queued write may land after the folder is gone.
+    await staging.drain().catch(() => undefined);
     await rm(root, { recursive: true, force: true });
     if (created !== undefined) await removeEmptyFolders(dirname(target), created);
     throw error;
