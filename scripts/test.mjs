@@ -12,6 +12,7 @@ const steps = [
   ['unit tests', npx('mocha')],
   ['integration tests (real VS Code host)', [process.execPath, ['out/test/host/run.js']]],
   ['UI check (Playwright in the real host)', [process.execPath, ['out/test/host/ui.js']]],
+  ['benchmark smoke (tiny sizes; `npm run bench` for the real ones)', [process.execPath, ['out/bench/run.js', '--quick']]],
   ['packaging check', [process.execPath, ['scripts/check-package.mjs']]],
 ];
 
