@@ -17,15 +17,14 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { AdminApiClient } from '../src/core/api';
 import type { Bundle } from '../src/core/api/types';
 import { BundleLinks } from '../src/core/bundle/linkCache';
 import { Simulator } from '../test/simulator';
-import { median, ratio, type Bench, type Measure } from './types';
+import { median, PROC_STATUS_KB, ratio, scratchDir, type Bench, type Measure } from './types';
 
 const MiB = 1024 ** 2;
 /** The transpiled core, beside this file's own transpiled copy (out/bench -> out/src). */
@@ -63,10 +62,7 @@ const cfg = JSON.parse(process.env.${CHILD_ENV});
 const { downloadBundle } = require(cfg.modules.download);
 const { AdminApiClient } = require(cfg.modules.client);
 const { BundleLinks } = require(cfg.modules.linkCache);
-const kb = (field) => {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field + ':'));
-  return line === undefined ? NaN : Number(line.replace(/[^0-9]/g, ''));
-};
+${PROC_STATUS_KB}
 (async () => {
   const client = new AdminApiClient({ baseUrl: cfg.baseUrl, projectId: cfg.projectId, getKey: () => cfg.key });
   const links = new BundleLinks((jobId, options) => client.generateBundle(jobId, options));
@@ -211,16 +207,6 @@ async function curl(link: string, target: string): Promise<number> {
  * A scratch folder, in RAM (/dev/shm) when there is one: on a VM disk, write-back of earlier
  * runs makes timings drift from run to run, which measures the disk, not the tool.
  */
-function scratchDir(prefix: string): string {
-  for (const parent of ['/dev/shm', tmpdir()]) {
-    try {
-      return mkdtempSync(join(parent, prefix));
-    } catch {
-      // Not there, or not writable: the next one.
-    }
-  }
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
 function sizeOf(path: string): number {
   return statSync(path).size;

@@ -10,10 +10,9 @@
  * /dev/shm when there is one (see scratchDir), so the tools are timed, not the disk.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { median, ratio, type Bench } from './types';
+import { median, PROC_STATUS_KB, prng, ratio, scratchDir, type Bench } from './types';
 
 const MiB = 1024 ** 2;
 /** The transpiled core, beside this file's own transpiled copy (out/bench -> out/src). */
@@ -34,10 +33,7 @@ const CHILD_SCRIPT = String.raw`
 const { readFileSync } = require('node:fs');
 const cfg = JSON.parse(process.env.${CHILD_ENV});
 const { extractBundle } = require(cfg.module);
-const kb = (field) => {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field + ':'));
-  return line === undefined ? NaN : Number(line.replace(/[^0-9]/g, ''));
-};
+${PROC_STATUS_KB}
 (async () => {
   const t0 = process.hrtime.bigint();
   const summary = await extractBundle(cfg.archive, cfg.target, { maxEntries: cfg.maxEntries, maxTotalBytes: cfg.maxTotalBytes });
@@ -49,32 +45,7 @@ const kb = (field) => {
 });
 `;
 
-/**
- * A scratch folder, in RAM (/dev/shm) when there is one: on a VM disk, write-back of earlier
- * runs makes the same tar take 7, 12 then 18 s, which measures the disk, not the tool.
- */
-function scratchDir(prefix: string): string {
-  for (const parent of ['/dev/shm', tmpdir()]) {
-    try {
-      return mkdtempSync(join(parent, prefix));
-    } catch {
-      // Not there, or not writable: the next one.
-    }
-  }
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
-/** mulberry32: a small seeded PRNG, so every run builds the same site. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'the a to of and in for is on with that by this you can be as are from or it an your at use when ' +

@@ -14,14 +14,14 @@
  * job's true end (createdAt + queued + duration, as the simulator computes it).
  */
 import { AdminApiClient } from '../src/core/api';
-import type { Clock } from '../src/core/jobs/clock';
 import { isAgentTerminal, isExportTerminal, isTerminal } from '../src/core/jobs/present';
 import { JobRegistry, type JobKey } from '../src/core/jobs/registry';
 import { JobsService } from '../src/core/jobs/service';
 import { silentLogger } from '../src/core/log';
 import { Simulator } from '../test/simulator';
+import { ManualClock } from '../test/unit/support/manualClock';
 import { MemoryStore } from '../test/unit/support/memoryStore';
-import { median, percentile, ratio, type Bench, type Measure } from './types';
+import { median, percentile, prng, ratio, type Bench, type Measure } from './types';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -56,17 +56,6 @@ interface JobOutcome {
   whileQueued: number;
 }
 
-/** mulberry32: a small seeded PRNG, so every policy sees the same jobs and runs repeat. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function planJobs(seed: number, quick: boolean): PlannedJob[] {
   const random = prng(seed);
@@ -85,27 +74,8 @@ function planJobs(seed: number, quick: boolean): PlannedJob[] {
   return jobs;
 }
 
-/** A clock that moves only when the run moves it; timers fire in order of their due time. */
-class VirtualClock implements Clock {
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
-  private seq = 0;
-
-  constructor(private current: number) {}
-
-  now(): number {
-    return this.current;
-  }
-
-  setTimeout(fn: () => void, ms: number): unknown {
-    const id = ++this.seq;
-    this.timers.set(id, { at: this.current + Math.max(0, ms), fn });
-    return id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.timers.delete(handle as number);
-  }
-
+/** The unit tests' manual clock, run to a time while waiting for the requests each instant started. */
+class VirtualClock extends ManualClock {
   /**
    * Fires every timer due up to `end`, in order. After the timers due at one instant have
    * fired, waits for `quiesce` (the requests they started and what handling them started)

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, each against its baseline in the same run; prints a table
- * and writes the results as JSON (bench/results.json; with --quick, out/bench-smoke.json).
+ * and writes the results as JSON (bench/results.json; with --quick or --only, in out/).
  *   --quick      tiny sizes, one run: the smoke `npm test` runs so benchmarks cannot rot
  *   --runs <n>   runs per measurement (medians are quoted; default 5)
  *   --only <a,b> some benchmarks: polling, download, extract, activation, tree
@@ -70,7 +70,8 @@ async function main(): Promise<number> {
   for (const r of results) for (const note of r.notes) console.log(`- ${r.name}: ${note}`);
   const seconds = (Date.now() - started) / 1000;
   console.log(`\n${quick ? 'smoke' : 'benchmarks'}: ${seconds.toFixed(0)} s on ${machine.cores} x ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`);
-  const file = quick ? resolve(REPO, 'out', 'bench-smoke.json') : resolve(REPO, 'bench', 'results.json');
+  // Only a full run of everything replaces the recorded figures.
+  const file = quick ? resolve(REPO, 'out', 'bench-smoke.json') : values.only !== undefined ? resolve(REPO, 'out', 'bench-partial.json') : resolve(REPO, 'bench', 'results.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), quick, runs, seconds: Math.round(seconds), machine, results }, null, 2)}\n`);
   console.log(`results written to ${file}`);

@@ -1,4 +1,7 @@
-/** What every benchmark reports, so the runner can print one table and write one JSON file. */
+/** What every benchmark reports, so the runner can print one table and write one JSON file; and the small helpers they share. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface Measure {
   /** What was measured, e.g. "throughput" or "requests (export jobs)". */
@@ -53,3 +56,38 @@ export function percentile(values: readonly number[], p: number): number {
 export function ratio(ours: number, baseline: number): number {
   return baseline === 0 ? NaN : ours / baseline;
 }
+
+/**
+ * A scratch folder, in RAM (/dev/shm) when there is one: on a VM disk, write-back of earlier
+ * runs makes the same tar take 7, 12 then 18 s, which measures the disk, not the tool.
+ */
+export function scratchDir(prefix: string): string {
+  for (const parent of ['/dev/shm', tmpdir()]) {
+    try {
+      return mkdtempSync(join(parent, prefix));
+    } catch {
+      // Not there, or not writable: the next one.
+    }
+  }
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** mulberry32: a small seeded PRNG, so every run sees the same jobs, the same site. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** For a child Node script: `kb('VmHWM')` and friends from /proc/self/status (NaN elsewhere). */
+export const PROC_STATUS_KB = String.raw`const kb = (field) => {
+  let text = '';
+  try { text = require('node:fs').readFileSync('/proc/self/status', 'utf8'); } catch {}
+  const line = text.split('\n').find((l) => l.startsWith(field + ':'));
+  return line === undefined ? NaN : Number(line.replace(/[^0-9]/g, ''));
+};`;

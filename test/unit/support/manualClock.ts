@@ -7,10 +7,10 @@ export async function settle(): Promise<void> {
 
 /** A clock that moves only when told, firing due timers in order. */
 export class ManualClock implements Clock {
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+  protected readonly timers = new Map<number, { at: number; fn: () => void }>();
   private seq = 0;
 
-  constructor(private current = 1_700_000_000_000) {}
+  constructor(protected current = 1_700_000_000_000) {}
 
   now(): number {
     return this.current;
