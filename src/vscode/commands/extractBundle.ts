@@ -47,7 +47,11 @@ export function register(deps: Deps): vscode.Disposable {
     if (archive === undefined) {
       if (jobId !== undefined) {
         const choice = await vscode.window.showInformationMessage('This export\'s bundle has not been downloaded yet.', 'Download…', 'Choose a File…');
-        if (choice === 'Download…') return vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node);
+        if (choice === 'Download…') {
+          // Extract is offered again when the download is done.
+          await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node);
+          return undefined;
+        }
         if (choice !== 'Choose a File…') return undefined;
       }
       const picked = await vscode.window.showOpenDialog({ title: 'Docs Admin: extract a bundle', canSelectFiles: true, canSelectMany: false, filters: { 'Docs bundle': ['gz', 'tgz', 'zip'], 'All files': ['*'] }, openLabel: 'Extract' });
@@ -55,6 +59,9 @@ export function register(deps: Deps): vscode.Disposable {
       archive = picked[0].fsPath;
     }
     const source = archive;
+    if (!(await stat(source).then((s) => s.isFile(), () => false))) {
+      throw new Error(`The bundle ${source} is no longer there. Download it again (Download Bundle…), or pick another file.`);
+    }
     let folder = args.folder;
     let replace = args.replace === true;
     if (folder === undefined) {
