@@ -245,8 +245,8 @@ const TAR_OVERHEAD_PER_ENTRY = 8 * 1024;
 
 function extractTar(archivePath: string, staging: Staging): Promise<void> {
   return new Promise<void>((done, reject) => {
-    const source = createReadStream(archivePath);
-    const gunzip = createGunzip();
+    const source = createReadStream(archivePath, { highWaterMark: 256 * 1024 });
+    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
     const parser = new Parser({ strict: true, zstd: false });
     let streamed = 0;
     let atEnd = false;
