@@ -172,6 +172,16 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     assert.deepEqual(rows().map((n) => n.key).sort(), before);
   });
 
+  it('refuses the key where the project id belongs, and the reverse, keeping both as they were', async () => {
+    const config = () => vscode.workspace.getConfiguration('docsAdmin');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', sim.key), undefined, 'refused');
+    assert.equal(config().get('projectId'), sim.projectId, 'the key never reached the settings');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.projectId), undefined, 'refused');
+    assert.equal(api.session.state, 'ok', 'the key in use is still the good one');
+    await vscode.commands.executeCommand('docsAdmin.refresh');
+    assert.ok(sim.requests.some((r) => r.headers.authorization === `Bearer ${sim.key}`));
+  });
+
   it('two environments keep separate keys', async () => {
     await configure({ environments: [{ name: 'staging', baseUrl: sim.baseUrl, projectId: sim.projectId }] });
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');

@@ -51,6 +51,9 @@ export function registerKeyCommands(deps: Deps): vscode.Disposable[] {
       const problem = checkKeyInput(value);
       if (problem !== undefined) throw new Error(problem);
       const key = value.trim();
+      if (env.projectId !== '' && key === env.projectId) {
+        throw new Error(`That is the project id of "${env.name}", not its admin key. Create a key on the dashboard's API keys page (organization settings) and paste it here.`);
+      }
       const check = await liveCheck(deps, key);
       if (check.result === 'rejected') {
         const choice = given === undefined ? await vscode.window.showErrorMessage(`The server rejected this key; it was not saved. ${check.note ?? ''}`, 'Save Anyway') : undefined;

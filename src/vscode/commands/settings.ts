@@ -19,6 +19,10 @@ export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
       if (value === undefined) return false;
       const problem = checkProjectId(value);
       if (problem !== undefined) throw new Error(problem);
+      // Settings are plain text (and may sync): an admin key pasted here must never land there.
+      if (deps.keys.known().includes(value.trim())) {
+        throw new Error('That is the admin key, not the project id; it was not saved (settings are plain text). The project id is on the dashboard\'s API keys page, beside the key.');
+      }
       await updateEnvironment(env, 'projectId', value.trim());
       await deps.session.rebuild();
       return true;
