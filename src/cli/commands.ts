@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { AdminApiClient } from '../core/api/client';
 import type { AgentJob, ExportJob } from '../core/api/types';
 import { downloadBundle, type DownloadProgress } from '../core/bundle/download';
-import { bundleExpiry, timeLeftMs } from '../core/bundle/expiry';
 import { extractBundle } from '../core/bundle/extract';
 import { BundleLinks } from '../core/bundle/linkCache';
 import { formatBytes } from '../core/bundle/shelf';
@@ -203,10 +202,10 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       return EXIT.ok;
     }
     case 'export bundle': {
-      const receivedAt = Date.now();
-      const bundle = await client.generateBundle(jobId(parsed), { signal: ctx.io.signal });
-      const expiry = bundleExpiry(bundle);
-      const left = expiry === undefined ? undefined : timeLeftMs(expiry, Date.now(), { serverDate: bundle.serverDate, receivedAt });
+      const links = new BundleLinks((j, o) => client.generateBundle(j, o));
+      const issued = await links.regenerate(jobId(parsed), { signal: ctx.io.signal });
+      const { bundle } = issued;
+      const left = links.timeLeft(issued);
       const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
       print(ctx, { ...bundle, ...(expiresAt === undefined ? {} : { expiresAt }), expiresInSeconds: left === undefined ? null : Math.floor(left / 1000) }, bundle.bundleUrl);
       if (!ctx.json) ctx.io.err(left === undefined ? 'The link does not say when it expires.\n' : `The link expires at ${expiresAt ?? ''} (in ${formatDuration(left)}).\n`);

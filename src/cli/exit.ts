@@ -1,10 +1,9 @@
 /** Exit codes, and the one line a person reads when something failed. */
-import { ApiError, AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
-import { BundleDownloadError, ExpiredLinkError } from '../core/bundle/errors';
+import { AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
+import { BundleDownloadError } from '../core/bundle/errors';
 import { TargetFolderError, UnsafeArchiveError } from '../core/bundle/extract';
 import { ExportFailedError, RolloutError } from '../core/deploy/publish';
 import { ValuesFileError } from '../core/deploy/values';
-import { WaitTimeoutError } from '../core/jobs/wait';
 
 export const EXIT = {
   ok: 0,
@@ -51,6 +50,7 @@ export function exitCodeOf(error: unknown): number {
     if (error.reason === 'http' && error.status === 404) return EXIT.notFound;
     return EXIT.unavailable;
   }
-  if (error instanceof ExpiredLinkError || error instanceof WaitTimeoutError || error instanceof ApiError) return EXIT.unavailable;
+  // The rest: network, server, timeout, cancellation (ApiError), an expired link that would not
+  // renew (ExpiredLinkError), a wait that gave up (WaitTimeoutError), anything unforeseen.
   return EXIT.unavailable;
 }

@@ -4,7 +4,6 @@
  * nothing printed to stderr ever holds the key or a presigned signature.
  */
 import { version } from '../../package.json';
-import { AbortedError } from '../core/api/errors';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { commandUsage, parse, usage } from './args';
@@ -35,7 +34,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     close = () => ctx.close();
     return await runCommand(parsed, ctx);
   } catch (error) {
-    const code = error instanceof AbortedError ? EXIT.unavailable : exitCodeOf(error);
+    const code = exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     io.err(`docs-admin: ${redactSecrets(message, secrets())}\n`);
     if (verbose && error instanceof Error && error.stack !== undefined) io.err(`${redactSecrets(error.stack, secrets())}\n`);

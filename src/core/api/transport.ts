@@ -20,8 +20,6 @@ import {
 import { parseRetryAfter } from './retryAfter';
 import { abortableSleep } from '../sleep';
 
-export { abortableSleep } from '../sleep';
-
 export interface TransportOptions {
   baseUrl: string;
   getKey: () => Promise<string | undefined> | string | undefined;
