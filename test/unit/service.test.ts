@@ -67,6 +67,24 @@ describe('JobsService against the simulator', () => {
     assert.equal(sim.requests.length, count, 'a terminal job is never polled again');
   });
 
+  it('shows an export someone else polls without polling it again, and takes over when released', async () => {
+    const running = sim.addExportJob({ queuedMs: 0, durationMs: 100_000_000 }) as { jobId: string };
+    const s = service();
+    const client = clients[clients.length - 1]!;
+    const changes: string[][] = [];
+    s.onDidChangeJobs((keys) => changes.push(keys));
+    const snapshot = await client.getExportJob(running.jobId);
+    await s.observeExport(snapshot, 'docs.acme.dev');
+    assert.equal(s.get(`export:${running.jobId}`)?.snapshot?.status, 'running');
+    assert.ok(changes.some((keys) => keys.includes(`export:${running.jobId}`)), 'its row is shown');
+    const polls = () => sim.requests.filter((r) => r.route === 'export.status').length;
+    const before = polls();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(polls(), before, 'the scheduler does not poll an observed export');
+    s.releaseExport(running.jobId);
+    await waitFor('the scheduler to poll it again', () => polls() > before);
+  });
+
   it('shows the server\'s 404 message on the job and stops polling it', async () => {
     const s = service();
     await s.trackAgentJob('nope');

@@ -113,6 +113,26 @@ export class JobsService {
     return job;
   }
 
+  /**
+   * An export someone else is already polling (the publish pipeline): its readings update the
+   * row and the status bar, and the scheduler does not ask the server a second time.
+   */
+  async observeExport(snapshot: ExportJob, domain?: string): Promise<void> {
+    const job: TrackedJob = { kind: 'export', id: snapshot.jobId, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }), snapshot };
+    const key = jobKey(job);
+    // First, so that a release that follows this call is never undone by it.
+    this.scheduler.untrack(key);
+    if (this.options.registry.get(key) === undefined) await this.options.registry.add(job);
+    else await this.options.registry.updateSnapshot(key, snapshot);
+  }
+
+  /** The observer stopped (cancelled, failed): the scheduler polls the job again if it is not done. */
+  releaseExport(jobId: string): void {
+    const key: JobKey = `export:${jobId}`;
+    const job = this.options.registry.get(key);
+    if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: 'export' });
+  }
+
   /** Starts an export on the server and tracks it. */
   async startExport(domain: string, signal?: AbortSignal): Promise<ExportJob> {
     const started = await this.options.client.startExport({ domain }, signal === undefined ? {} : { signal });

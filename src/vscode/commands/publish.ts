@@ -54,6 +54,7 @@ export function register(deps: Deps): vscode.Disposable {
     if (uri === undefined) return undefined;
     await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
     const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
+    let observed: string | undefined;
     const result = await withCancellableProgress(`Publishing ${domain.domain}`, (progress, signal) => {
       let shown = 0;
       return publish({
@@ -64,17 +65,22 @@ export function register(deps: Deps): vscode.Disposable {
         ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
         signal,
         log: deps.log,
-        onStep: (step, detail) => {
-          progress.report({ message: STEP_TITLES[step] });
-          // The export shows in the tree and the status bar like any other.
-          if (step === 'wait' && detail !== undefined) void service.trackExportJob(detail, domain.domain).then((job) => deps.reveal({ key: `export:${job.id}`, kind: 'export' }));
-        },
+        onStep: (step) => progress.report({ message: STEP_TITLES[step] }),
         onProgress: (job) => {
+          // The export shows in the tree and the status bar like any other, from the
+          // pipeline's own readings (the scheduler does not poll it a second time).
+          const first = service.get(`export:${job.jobId}`) === undefined;
+          observed = job.jobId;
+          void service.observeExport(job, domain.domain).then(() => {
+            if (first) deps.reveal({ key: `export:${job.jobId}`, kind: 'export' });
+          });
           const percent = job.progress ?? 0;
           progress.report({ message: `${STEP_TITLES.wait}: ${Math.round(percent)}%${job.pageCount === undefined ? '' : ` · ${job.pageCount} pages`}`, increment: Math.max(0, percent - shown) * 0.8 });
           shown = Math.max(shown, percent);
         },
       });
+    }).finally(() => {
+      if (observed !== undefined) service.releaseExport(observed);
     });
     if (result === undefined) {
       void vscode.window.showInformationMessage('Publishing cancelled; the values file was left as it was.');
