@@ -3,7 +3,7 @@
  * richer shapes are accepted, an unknown status is kept as `unknown` with the server's word;
  * a missing identity field (id, status, link) is an invalid response that names the field.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { InvalidResponseError } from './errors';
 import {
   AGENT_JOB_STATUSES,
@@ -16,24 +16,27 @@ import {
 } from './types';
 
 /** A number, or a string holding one (some gateways stringify numbers). */
-const looseNumber = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).refine(Number.isFinite);
-const optionalString = z.string().nullish().transform((v) => v ?? undefined);
+const looseNumber = z.union([z.number(), z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number))]).check(z.refine(Number.isFinite));
+const nonEmpty = () => z.string().check(z.minLength(1));
+/** An optional string: `null` reads as absent. */
+const optionalString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
+const nullableString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null));
 
 const agentJobSchema = z.object({
-  id: z.string().min(1),
-  status: z.string().min(1),
-  source: z.object({ repository: z.string().min(1), ref: z.string().nullish().transform((v) => v ?? null) }),
-  model: z.string().nullish().transform((v) => v ?? ''),
-  prLink: z.string().nullish().transform((v) => v ?? null),
-  createdAt: z.string().min(1),
-  archivedAt: z.string().nullish().transform((v) => v ?? null),
+  id: nonEmpty(),
+  status: nonEmpty(),
+  source: z.object({ repository: nonEmpty(), ref: nullableString }),
+  model: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? '')),
+  prLink: nullableString,
+  createdAt: nonEmpty(),
+  archivedAt: nullableString,
 });
 
 const exportJobSchema = z.object({
-  jobId: z.string().min(1),
-  status: z.string().min(1).optional(),
-  progress: looseNumber.nullish(),
-  pageCount: looseNumber.nullish(),
+  jobId: nonEmpty(),
+  status: z.optional(nonEmpty()),
+  progress: z.nullish(looseNumber),
+  pageCount: z.nullish(looseNumber),
   domain: optionalString,
   createdAt: optionalString,
   updatedAt: optionalString,
@@ -43,16 +46,33 @@ const exportJobSchema = z.object({
 const bundleSchema = z.object({
   bundleUrl: z.url({ protocol: /^https?$/ }),
   jobId: optionalString,
-  sizeBytes: looseNumber.nullish(),
+  sizeBytes: z.nullish(looseNumber),
   expiresAt: optionalString,
 });
 
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string, status: number): T {
+/** What is wrong with a field, in words (zod/mini carries codes, not English messages). */
+export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (issue === undefined) return 'is invalid';
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is missing' : `is not a ${issue.expected}`;
+    case 'too_small':
+      return 'is empty';
+    case 'invalid_format':
+      return issue.format === 'url' ? 'is not an http(s) link' : `is not a valid ${issue.format}`;
+    case 'invalid_union':
+      return 'has the wrong type';
+    default:
+      return 'is invalid';
+  }
+}
+
+function parse<T>(schema: z.ZodMiniType<T>, value: unknown, what: string, status: number): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(the body)';
-  throw new InvalidResponseError(`the ${what} has the wrong shape: field "${field}" ${issue?.message ?? 'is invalid'}`, status);
+  throw new InvalidResponseError(`the ${what} has the wrong shape: field "${field}" ${describeIssue(issue)}`, status);
 }
 
 function knownOr<T extends string>(known: readonly T[], raw: string): T | 'unknown' {

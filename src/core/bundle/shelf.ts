@@ -4,7 +4,7 @@
  * injected key-value store, so the tree still shows it after a reload. An unreadable entry is
  * skipped with a log line and kept as it was.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { KeyValueStore } from '../jobs/registry';
 import type { Logger } from '../log';
 import type { ShelfEntry } from './shelfRows';
@@ -12,19 +12,20 @@ import type { ShelfEntry } from './shelfRows';
 export { describeSummary, formatBytes, shelfRows, type BundleSummary, type ShelfEntry, type ShelfRow } from './shelfRows';
 
 
+const count = () => z.int().check(z.nonnegative());
 const summarySchema = z.object({
-  pages: z.number().int().nonnegative(),
-  files: z.number().int().nonnegative(),
-  bytes: z.number().nonnegative(),
+  pages: count(),
+  files: count(),
+  bytes: z.number().check(z.nonnegative()),
   types: z.record(z.string(), z.number()),
 });
 const entrySchema = z.object({
-  archive: z.string().optional(),
-  archiveBytes: z.number().optional(),
-  downloadedAt: z.number().optional(),
-  folder: z.string().optional(),
-  extractedAt: z.number().optional(),
-  summary: summarySchema.optional(),
+  archive: z.optional(z.string()),
+  archiveBytes: z.optional(z.number()),
+  downloadedAt: z.optional(z.number()),
+  folder: z.optional(z.string()),
+  extractedAt: z.optional(z.number()),
+  summary: z.optional(summarySchema),
 });
 
 export class BundleShelf {

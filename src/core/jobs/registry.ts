@@ -7,7 +7,8 @@
  * A stored entry that cannot be read is skipped with a log line and kept as it was: it never
  * wipes the list, and a newer version's entries survive an older version's save.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { describeIssue } from '../api/schemas';
 import type { Logger } from '../log';
 import type { AgentJob, ExportJob } from '../api/types';
 
@@ -23,16 +24,17 @@ const snapshotBase = { status: z.string(), rawStatus: z.string() };
 const agentSnapshot = z.looseObject({
   ...snapshotBase,
   id: z.string(),
-  source: z.object({ repository: z.string(), ref: z.string().nullable() }),
+  source: z.object({ repository: z.string(), ref: z.nullable(z.string()) }),
   model: z.string(),
-  prLink: z.string().nullable(),
+  prLink: z.nullable(z.string()),
   createdAt: z.string(),
-  archivedAt: z.string().nullable(),
+  archivedAt: z.nullable(z.string()),
 });
 const exportSnapshot = z.looseObject({ ...snapshotBase, jobId: z.string() });
+const id = z.string().check(z.minLength(1));
 const entrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('agent'), id: z.string().min(1), addedAt: z.number(), snapshot: agentSnapshot.optional() }),
-  z.object({ kind: z.literal('export'), id: z.string().min(1), addedAt: z.number(), domain: z.string().optional(), snapshot: exportSnapshot.optional() }),
+  z.object({ kind: z.literal('agent'), id, addedAt: z.number(), snapshot: z.optional(agentSnapshot) }),
+  z.object({ kind: z.literal('export'), id, addedAt: z.number(), domain: z.optional(z.string()), snapshot: z.optional(exportSnapshot) }),
 ]);
 
 export class JobRegistry {
@@ -65,7 +67,7 @@ export class JobRegistry {
         const job = parsed.data as TrackedJob;
         this.jobs.set(jobKey(job), job);
       } else {
-        this.log.warn(`Skipped tracked job #${index} in ${this.storageKey}: it cannot be read (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+        this.log.warn(`Skipped tracked job #${index} in ${this.storageKey}: it cannot be read (${parsed.error.issues[0]?.path.join('.') || 'the entry'} ${describeIssue(parsed.error.issues[0])}).`);
         this.unreadable.push(item);
       }
     }
