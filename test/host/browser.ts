@@ -6,6 +6,7 @@
 import type { HostPaths } from './versions';
 
 export interface Page {
+  setContent(html: string): Promise<void>;
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'commit'; timeout?: number }): Promise<unknown>;
   exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
@@ -23,10 +24,11 @@ export interface Locator {
   innerText(options?: { timeout?: number }): Promise<string>;
   count(): Promise<number>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
+  screenshot(options: { path: string; omitBackground?: boolean }): Promise<Buffer>;
 }
 
 export interface Browser {
-  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  newPage(options?: { viewport?: { width: number; height: number }; deviceScaleFactor?: number }): Promise<Page>;
   close(): Promise<void>;
 }
 
