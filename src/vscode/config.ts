@@ -99,7 +99,7 @@ export function readNetworkSettings(): NetworkSettings {
 export const NETWORK_HINTS = {
   proxy: 'http.proxy',
   noProxy: 'http.noProxy',
-  proxyCredentials: 'the user name and password in http.proxy (http://user:password@proxy:port), or http.proxyAuthorization',
+  proxyCredentials: 'the user name and password in http.proxy (http://<user>:<password>@proxy:port), or http.proxyAuthorization',
   ca: `${SECTION}.network.extraCaCertificates`,
   strictSSL: 'http.proxyStrictSSL',
 };

@@ -13,7 +13,7 @@ import { TestProxy } from '../support/proxy';
 import { Simulator } from '../simulator';
 
 const KEY = 'da_test_network_key_9d21';
-const HINTS = { proxy: 'http.proxy', noProxy: 'http.noProxy', proxyCredentials: 'http.proxy (http://user:password@host:port) or http.proxyAuthorization', ca: 'docsAdmin.network.extraCaCertificates', strictSSL: 'http.proxyStrictSSL' };
+const HINTS = { proxy: 'http.proxy', noProxy: 'http.noProxy', proxyCredentials: 'http.proxy (http://<user>:<password>@host:port) or http.proxyAuthorization', ca: 'docsAdmin.network.extraCaCertificates', strictSSL: 'http.proxyStrictSSL' };
 
 describe('proxies and certificates: the API client and the bundle download over real sockets', function () {
   this.timeout(30_000);

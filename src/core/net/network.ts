@@ -71,7 +71,7 @@ export class NetworkConfigError extends Error {
 const DEFAULT_HINTS: NetworkHints = {
   proxy: 'the proxy setting',
   noProxy: 'NO_PROXY',
-  proxyCredentials: 'the user name and password in the proxy URL (http://user:password@proxy:port)',
+  proxyCredentials: 'the user name and password in the proxy URL (http://<user>:<password>@proxy:port)',
   ca: 'the extra CA certificates',
 };
 
