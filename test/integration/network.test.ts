@@ -81,6 +81,8 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
   it('runs where VS Code patches Node\'s https for extensions (http.proxySupport), so what follows tests that case', () => {
     assert.ok((https as unknown as { __vscodeOriginal?: unknown }).__vscodeOriginal !== undefined, 'https is patched by VS Code\'s proxy support');
     assert.equal(vscode.workspace.getConfiguration('http').get('proxySupport'), 'override');
+    // http.systemCertificates (on by default) adds the system's store; this host's Node.js reads it.
+    assert.match(network(), /the system's certificates trusted; certificates checked$/);
   });
 
   it('http.proxy: the API requests and the bundle download go through the proxy, the key with the API requests only', async () => {
@@ -149,7 +151,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     const bogus = join(dir, 'bogus.pem');
     writeFileSync(bogus, 'not a certificate');
     await configure({ 'network.extraCaCertificates': [bogus] });
-    await waitFor('the CA dropped', () => /^requests go direct; certificates checked$/.test(network()));
+    await waitFor('the CA dropped', () => /^requests go direct; the system's certificates trusted; certificates checked$/.test(network()));
     assert.notEqual(api.session.client, undefined);
     await configure({ 'network.extraCaCertificates': undefined });
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Simulator } from '../simulator';
@@ -85,6 +85,17 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process)', f
     assert.equal(r.code, 5);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^docs-admin: The certificate of 127\.0\.0\.1:\d+ is not trusted: it is signed by a certificate authority this computer does not know \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*add that authority's certificate \(a PEM file\) to --ca-file \(or DOCS_ADMIN_CA_FILE\)\.\n$/);
+  });
+
+  it('NODE_EXTRA_CA_CERTS works on its own, and still does alongside --ca-file', async () => {
+    const jobId = completed(tlsSim);
+    assert.equal((await cli(tlsSim, ['export', 'status', jobId], { NODE_EXTRA_CA_CERTS: pki.caFile })).code, 0);
+    // --ca-file names another CA (the self-signed certificate): the test CA must still come from NODE_EXTRA_CA_CERTS.
+    const other = join(dir, 'other-ca.pem');
+    writeFileSync(other, pki.selfSignedCert);
+    const both = await cli(tlsSim, ['export', 'status', jobId, '--ca-file', other], { NODE_EXTRA_CA_CERTS: pki.caFile });
+    assert.equal(both.code, 0, both.stderr);
+    assert.equal((await cli(tlsSim, ['export', 'status', jobId, '--ca-file', other])).code, 5, 'the other CA alone does not vouch for the server');
   });
 
   it('a CA file that cannot be used: exit 2, naming it', async () => {

@@ -19,7 +19,8 @@ export interface DispatcherTimeouts {
 }
 
 export class ApiDispatcher extends Dispatcher {
-  private readonly direct: Agent;
+  /** Made on the first request: gathering the trusted CAs can take tens of milliseconds. */
+  private directAgent: Agent | undefined;
   private readonly proxies = new Map<string, ProxyAgent>();
 
   constructor(
@@ -27,7 +28,11 @@ export class ApiDispatcher extends Dispatcher {
     private readonly timeouts: DispatcherTimeouts,
   ) {
     super();
-    this.direct = new Agent({ ...this.agentOptions(), connect: { timeout: timeouts.connectTimeoutMs, ...this.tls() } });
+  }
+
+  private direct(): Agent {
+    this.directAgent ??= new Agent({ ...this.agentOptions(), connect: { timeout: this.timeouts.connectTimeoutMs, ...this.tls() } });
+    return this.directAgent;
   }
 
   private agentOptions() {
@@ -58,11 +63,11 @@ export class ApiDispatcher extends Dispatcher {
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
     const route = origin === undefined ? undefined : this.network.routeFor(origin);
-    return (route === undefined ? this.direct : this.proxyAgent(route)).dispatch(options, handler);
+    return (route === undefined ? this.direct() : this.proxyAgent(route)).dispatch(options, handler);
   }
 
   private all<T>(each: (d: Dispatcher) => Promise<T>): Promise<void> {
-    return Promise.all([this.direct, ...this.proxies.values()].map(each)).then(() => undefined);
+    return Promise.all([...(this.directAgent === undefined ? [] : [this.directAgent]), ...this.proxies.values()].map(each)).then(() => undefined);
   }
 
   override close(): Promise<void>;

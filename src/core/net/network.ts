@@ -106,13 +106,13 @@ export function parseProxy(text: string, source: string, proxyAuthorization: str
 }
 
 /** The CAs Node.js trusts by default (NODE_EXTRA_CA_CERTS included), and the system's when asked. */
-function baseCertificates(env: Env, systemCa: boolean, readFile: (path: string) => string): string[] {
+function baseCertificates(env: Env, systemCa: boolean, readFile: ((path: string) => string) | undefined): string[] {
   const get = (tls as { getCACertificates?: (type: 'default' | 'system') => string[] }).getCACertificates;
   if (get !== undefined) return systemCa ? [...get('default'), ...get('system')] : get('default');
   // Node.js before 22.15 has no getCACertificates: the bundled roots, and NODE_EXTRA_CA_CERTS
   // read here (giving `ca` replaces the default store, which would drop them).
   const extra = env.NODE_EXTRA_CA_CERTS;
-  if (extra === undefined || extra === '') return [...tls.rootCertificates];
+  if (extra === undefined || extra === '' || readFile === undefined) return [...tls.rootCertificates];
   try {
     return [...tls.rootCertificates, readFile(extra)];
   } catch {
@@ -174,20 +174,19 @@ export class Network {
     return this.config.strictSSL !== false;
   }
 
-  /** Whether anything differs from a plain direct connection with Node's defaults. */
-  get isDefault(): boolean {
-    return this.http === undefined && this.https === undefined && this.strictSSL && this.tls().secureContext === undefined;
+  /** Whether the system's store is trusted: asked for, and this Node.js can read it (22.15 or later). */
+  private get systemCaInUse(): boolean {
+    return this.config.systemCa === true && typeof (tls as { getCACertificates?: unknown }).getCACertificates === 'function';
   }
 
   /** TLS options for servers and https proxies; the trusted CAs are gathered once. */
   tls(): TlsSettings {
     if (this.tlsCache !== undefined) return this.tlsCache;
     const extra = this.config.extraCa ?? [];
-    const system = this.config.systemCa === true && typeof (tls as { getCACertificates?: unknown }).getCACertificates === 'function';
+    const system = this.systemCaInUse;
     const settings: TlsSettings = this.config.strictSSL === undefined ? {} : { rejectUnauthorized: this.config.strictSSL };
     if (extra.length > 0 || system) {
-      const readFile = this.deps.readFile ?? (() => '');
-      settings.secureContext = tls.createSecureContext({ ca: [...baseCertificates(this.deps.env, system, readFile), ...extra] });
+      settings.secureContext = tls.createSecureContext({ ca: [...baseCertificates(this.deps.env, system, this.deps.readFile), ...extra] });
     }
     this.tlsCache = settings;
     return settings;
@@ -201,6 +200,7 @@ export class Network {
     if ((this.http ?? this.https)?.authorization !== undefined) parts.push('with proxy credentials');
     const extra = this.config.extraCa?.length ?? 0;
     if (extra > 0) parts.push(`${extra} extra CA certificate(s) trusted`);
+    if (this.systemCaInUse) parts.push("the system's certificates trusted");
     parts.push(this.strictSSL ? 'certificates checked' : 'certificates NOT checked');
     return parts.join('; ');
   }
