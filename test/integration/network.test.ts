@@ -100,6 +100,10 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     assert.equal(storage.length, 1, JSON.stringify(proxy.log));
     assert.equal(storage[0]?.authorization, undefined, 'no key to the storage');
     assert.equal(proxy.log.length, api.length + storage.length, 'nothing else went through the proxy');
+    // Setting the key checks it with the server: through the proxy too.
+    proxy.clear();
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', KEY), true);
+    assert.ok(proxy.log.some((e) => e.target === `${sim.baseUrl}/v2/agent/${sim.projectId}/job/docs-admin-key-check`), JSON.stringify(proxy.log));
   });
 
   it('a storage host VS Code\'s proxy support takes over (not "localhost" or 127.0.0.1) still goes through the proxy once, not twice', async () => {
@@ -145,6 +149,15 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     // 127.0.0.2: the CA must survive that.
     const result = await downloadRow(jobId, 'tls.tar.gz');
     assert.ok(result !== undefined && readFileSync(result.path).equals(farTls.defaultBundle()), 'downloaded with the extra CA');
+  });
+
+  it('a proxy Docs Admin cannot use (SOCKS) stops the session with a message that says so', async () => {
+    await configureHttp({ proxy: 'socks5://127.0.0.1:1080' });
+    await waitFor('the unreachable state', () => api.session.state === 'unreachable');
+    assert.equal(api.session.stateMessage, 'The proxy in http.proxy uses socks5, which Docs Admin does not support: use an http:// or https:// proxy.');
+    assert.equal(api.session.client, undefined);
+    await configureHttp({ proxy: undefined });
+    await waitFor('the session back', () => api.session.client !== undefined);
   });
 
   it('a CA file that holds no certificate is not used (and does not break the session)', async () => {
