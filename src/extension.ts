@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { channelLogger } from './vscode/log';
-import { SECTION } from './vscode/config';
+import { NETWORK_SETTINGS, SECTION } from './vscode/config';
 import { KeyStore } from './vscode/keys';
 import { Notifier } from './vscode/notifications';
 import { Session } from './vscode/session';
@@ -111,6 +111,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
       if (event.affectsConfiguration(`${SECTION}.values`)) values.refresh();
       // Only what the session is built from rebuilds it (a rebuild forgets the links in hand).
       if (['baseUrl', 'projectId', 'environments', 'polling'].some((k) => event.affectsConfiguration(`${SECTION}.${k}`))) void session.rebuild();
+      // The proxy and certificates: the clients are rebuilt with the new ones.
+      else if (NETWORK_SETTINGS.some((s) => event.affectsConfiguration(s))) void session.rebuild();
     }),
     vscode.window.onDidChangeWindowState((state) => session.service?.setFocused(state.focused)),
   );

@@ -1,5 +1,6 @@
 /** What each CLI command does, over the same core as the extension. */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AdminApiClient } from '../core/api/client';
 import type { AgentJob, ExportJob } from '../core/api/types';
@@ -15,6 +16,8 @@ import { formatDuration } from '../core/jobs/present';
 import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
+import { loadCaFiles } from '../core/net/caFiles';
+import { Network, NetworkConfigError } from '../core/net/network';
 import { redactSecrets } from '../core/redact';
 import type { Parsed } from './args';
 import { EXIT, JobFailedError, MissingKeyError, UsageError } from './exit';
@@ -33,8 +36,34 @@ interface Context {
   json: boolean;
   log: Logger;
   key: string;
-  api(): AdminApiClient;
+  api(): Promise<AdminApiClient>;
+  /** The proxy and CA settings, from the environment and --ca-file. */
+  network(): Promise<Network>;
   close(): Promise<void>;
+}
+
+/** How messages name the settings, on the command line. */
+const CLI_HINTS = {
+  proxy: 'HTTPS_PROXY / HTTP_PROXY',
+  noProxy: 'NO_PROXY',
+  proxyCredentials: 'the user name and password in the proxy URL (HTTPS_PROXY=http://<user>:<password>@proxy:port)',
+  ca: '--ca-file (or DOCS_ADMIN_CA_FILE)',
+};
+
+async function cliNetwork(parsed: Parsed, io: Io, log: Logger): Promise<Network> {
+  const flag = option(parsed, 'ca-file');
+  const file = flag ?? (io.env.DOCS_ADMIN_CA_FILE?.trim() || undefined);
+  const where = flag === undefined ? 'DOCS_ADMIN_CA_FILE' : '--ca-file';
+  const ca = file === undefined ? { certificates: [], problems: [] } : await loadCaFiles([resolve(file)], where);
+  // In CI a missing CA file is an error, not a warning: the run would fail later, less clearly.
+  if (ca.problems.length > 0) throw new UsageError(ca.problems.join(' '));
+  try {
+    const network = new Network({ extraCa: ca.certificates, hints: CLI_HINTS }, { env: io.env, readFile: (path) => readFileSync(path, 'utf8') });
+    log.debug(`Network: ${network.describe()}.`);
+    return network;
+  } catch (error) {
+    throw error instanceof NetworkConfigError ? new UsageError(error.message) : error;
+  }
 }
 
 function option(parsed: Parsed, name: string): string | undefined {
@@ -54,12 +83,15 @@ function positiveNumber(parsed: Parsed, name: string): number | undefined {
 export function connect(parsed: Parsed, io: Io, log: Logger): Context {
   const key = (io.env.DOCS_ADMIN_API_KEY ?? '').trim();
   let client: AdminApiClient | undefined;
+  let network: Promise<Network> | undefined;
+  const getNetwork = () => (network ??= cliNetwork(parsed, io, log));
   return {
     io,
     json: parsed.options.json === true,
     log,
     key,
-    api() {
+    network: getNetwork,
+    async api() {
       if (client !== undefined) return client;
       const base = option(parsed, 'base-url') ?? io.env.DOCS_ADMIN_BASE_URL ?? '';
       const projectId = (option(parsed, 'project-id') ?? io.env.DOCS_ADMIN_PROJECT_ID ?? '').trim();
@@ -68,7 +100,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (!checked.ok) throw new UsageError(checked.reason);
       if (key === '') throw new MissingKeyError();
       if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
-      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli' });
+      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli', network: await getNetwork() });
       return client;
     },
     close: () => client?.close() ?? Promise.resolve(),
@@ -166,7 +198,7 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
   const line = progressLine(ctx);
   if (parsed.spec.name === 'export extract') return extract(parsed, ctx, line);
   // Everything else needs the API (the key, base URL and project id are checked here).
-  const client = ctx.api();
+  const client = await ctx.api();
   switch (parsed.spec.name) {
     case 'agent get': {
       const job = await client.getAgentJob(jobId(parsed), { signal: ctx.io.signal });
@@ -227,6 +259,7 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
         verify: verifyArchive,
         signal: ctx.io.signal,
         log: ctx.log,
+        network: await ctx.network(),
         onProgress: show,
       });
       line.done();

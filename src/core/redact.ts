@@ -1,5 +1,6 @@
 /**
- * Secrets never reach a log line or a message: the admin key, `Authorization` headers, and the
+ * Secrets never reach a log line or a message: the admin key, `Authorization` and
+ * `Proxy-Authorization` values, credentials in a URL (`http://user:password@proxy`), and the
  * query strings of presigned links (their signatures are credentials too).
  */
 
@@ -22,6 +23,9 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
     if (secret !== undefined && secret.length >= 4) out = out.split(secret).join(MASK);
   }
   out = out.replace(/(Bearer\s+)[^\s"',;]+/gi, `$1${MASK}`);
+  // Proxy-Authorization schemes (case-sensitive, so prose such as "a basic check" is left alone).
+  out = out.replace(/\b((?:Basic|Negotiate|NTLM)\s+)[^\s"',;]+/g, `$1${MASK}`);
+  out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, `$1${MASK}@`);
   out = out.replace(/\b(https?:\/\/[^\s"'<>?]+)\?[^\s"'<>]*/gi, (_m, base: string) => redactUrl(`${base}?x`));
   return out;
 }

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DeploymentType } from '../core/deploy/availability';
 
@@ -62,3 +64,42 @@ export function readConfig(): Config {
     airGapped: { bundleDirectory: c.get<string>('airGapped.bundleDirectory', '').trim(), bundleBaseUrl: c.get<string>('airGapped.bundleBaseUrl', '').trim().replace(/\/+$/, '') },
   };
 }
+
+/** The settings the network depends on: a change to any of them rebuilds the session's clients. */
+export const NETWORK_SETTINGS = ['http.proxy', 'http.noProxy', 'http.proxyStrictSSL', 'http.proxyAuthorization', 'http.systemCertificates', `${SECTION}.network`];
+
+export interface NetworkSettings {
+  proxy: string;
+  noProxy: string[];
+  strictSSL: boolean;
+  proxyAuthorization: string | undefined;
+  systemCertificates: boolean;
+  /** Paths of PEM files, `~` expanded; relative ones are kept (and refused with a message). */
+  extraCaFiles: string[];
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()) : []);
+
+/** VS Code's own proxy and certificate settings (`http.*`), and ours. */
+export function readNetworkSettings(): NetworkSettings {
+  const http = vscode.workspace.getConfiguration('http');
+  const ours = vscode.workspace.getConfiguration(SECTION);
+  const authorization = http.get<unknown>('proxyAuthorization');
+  return {
+    proxy: typeof http.get<unknown>('proxy') === 'string' ? String(http.get<unknown>('proxy')).trim() : '',
+    noProxy: strings(http.get<unknown>('noProxy')),
+    strictSSL: http.get<unknown>('proxyStrictSSL') !== false,
+    proxyAuthorization: typeof authorization === 'string' && authorization.trim() !== '' ? authorization.trim() : undefined,
+    systemCertificates: http.get<unknown>('systemCertificates') !== false,
+    extraCaFiles: strings(ours.get<unknown>('network.extraCaCertificates')).map((p) => (p === '~' || p.startsWith('~/') ? join(homedir(), p.slice(1)) : p)),
+  };
+}
+
+/** How messages name the settings, in the editor. */
+export const NETWORK_HINTS = {
+  proxy: 'http.proxy',
+  noProxy: 'http.noProxy',
+  proxyCredentials: 'the user name and password in http.proxy (http://<user>:<password>@proxy:port), or http.proxyAuthorization',
+  ca: `${SECTION}.network.extraCaCertificates`,
+  strictSSL: 'http.proxyStrictSSL',
+};

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { AdminApiClient } from '../core/api/client';
 import type { BundleLinks } from '../core/bundle/linkCache';
@@ -7,7 +9,8 @@ import type { JobKey } from '../core/jobs/jobKey';
 import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
-import { readConfig } from './config';
+import type { Network } from '../core/net/network';
+import { NETWORK_HINTS, readConfig, readNetworkSettings } from './config';
 import { activeEnvironment, type Environment } from './environments';
 import type { KeyStore } from './keys';
 
@@ -19,7 +22,7 @@ export type SessionState = ServiceState['kind'] | 'noProject';
  */
 export class Session implements vscode.Disposable {
   private current:
-    | { env: Environment; client: AdminApiClient; service: JobsService; links: BundleLinks; shelf: BundleShelf; listeners: { dispose(): void }[] }
+    | { env: Environment; client: AdminApiClient; network: Network; service: JobsService; links: BundleLinks; shelf: BundleShelf; listeners: { dispose(): void }[] }
     | undefined;
   private env: Environment;
   private stateValue: SessionState = 'noKey';
@@ -33,6 +36,8 @@ export class Session implements vscode.Disposable {
   readonly onDidTransition = this.onTransitionEmitter.event;
   private building: Promise<void> = Promise.resolve();
   private linkTick: NodeJS.Timeout | undefined;
+  /** The network problems last shown, so a rebuild does not show them again. */
+  private shownNetworkProblems = '';
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -61,6 +66,11 @@ export class Session implements vscode.Disposable {
 
   get client(): AdminApiClient | undefined {
     return this.current?.client;
+  }
+
+  /** The proxy and certificate settings in effect (downloads use them too). */
+  get network(): Network | undefined {
+    return this.current?.network;
   }
 
   /** Bundle links generated in this window, per export job id, with when each expires. */
@@ -111,10 +121,17 @@ export class Session implements vscode.Disposable {
       import('../core/bundle/linkCache.js'),
       import('../core/bundle/shelf.js'),
     ]);
+    const network = await this.buildNetwork();
+    if (network === undefined) {
+      this.setState('unreachable');
+      this.onJobsEmitter.fire(undefined);
+      return;
+    }
     const config = readConfig();
     const client = new AdminApiClient({
       baseUrl: checked.baseUrl,
       projectId: env.projectId,
+      network,
       getKey: () => this.keys.get(env.id),
       log: this.log,
       userAgent: `docs-admin-vscode/${String((this.context.extension.packageJSON as { version?: string }).version ?? '0')}`,
@@ -143,7 +160,7 @@ export class Session implements vscode.Disposable {
       }),
       service.onDidTransition((t) => this.onTransitionEmitter.fire(t)),
     ];
-    this.current = { env, client, service, links, shelf, listeners };
+    this.current = { env, client, network, service, links, shelf, listeners };
     this.problem = undefined;
     let key: string | undefined;
     try {
@@ -155,6 +172,49 @@ export class Session implements vscode.Disposable {
     service.keyChanged(key !== undefined);
     this.setState(key === undefined ? 'noKey' : 'ok');
     this.onJobsEmitter.fire(undefined);
+  }
+
+  /**
+   * The proxy and certificates from VS Code's `http.*` settings, the environment and
+   * `docsAdmin.network.extraCaCertificates`. A CA file that cannot be used is named in a
+   * warning (the others still count); a proxy that cannot be used stops the session, with
+   * the reason as its message.
+   */
+  private async buildNetwork(): Promise<Network | undefined> {
+    const [{ Network, NetworkConfigError }, { loadCaFiles }] = await Promise.all([import('../core/net/network.js'), import('../core/net/caFiles.js')]);
+    const settings = readNetworkSettings();
+    const relative = settings.extraCaFiles.filter((p) => !isAbsolute(p));
+    const ca = await loadCaFiles(settings.extraCaFiles.filter((p) => isAbsolute(p)), NETWORK_HINTS.ca);
+    const problems = [...relative.map((p) => `The CA certificate file "${p}" (in ${NETWORK_HINTS.ca}) was not used: give its full path.`), ...ca.problems];
+    let network: Network | undefined;
+    try {
+      network = new Network(
+        {
+          proxy: settings.proxy,
+          noProxy: settings.noProxy,
+          proxyAuthorization: settings.proxyAuthorization,
+          strictSSL: settings.strictSSL,
+          extraCa: ca.certificates,
+          systemCa: settings.systemCertificates,
+          hints: NETWORK_HINTS,
+        },
+        { env: process.env, readFile: (path) => readFileSync(path, 'utf8') },
+      );
+      this.log.info(`Network: ${network.describe()}.`);
+    } catch (error) {
+      if (!(error instanceof NetworkConfigError)) throw error;
+      this.problem = error.message;
+      problems.push(error.message);
+    }
+    for (const problem of problems) this.log.warn(problem);
+    const shown = problems.join('\n');
+    if (shown !== this.shownNetworkProblems && problems.length > 0) {
+      void vscode.window.showWarningMessage(problems.join(' '), 'Open Settings').then((choice) => {
+        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', network === undefined ? 'http.proxy' : NETWORK_HINTS.ca);
+      });
+    }
+    this.shownNetworkProblems = shown;
+    return network;
   }
 
   /**

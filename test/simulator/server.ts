@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { SimClock } from './clock';
 import { handleControl } from './control';
@@ -62,8 +63,8 @@ export class Simulator {
   private readonly secret = randomBytes(32).toString('hex');
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly api: Server;
-  private readonly storage: Server;
+  private readonly api: Server | TlsServer;
+  private readonly storage: Server | TlsServer;
   private exportDefaults: ExportDefaults;
   private bundle: Buffer = Buffer.alloc(0);
   private siteArchive: Buffer = Buffer.alloc(0);
@@ -90,14 +91,15 @@ export class Simulator {
     sim.siteArchive = buildSiteArchive();
     sim.bundle = sim.siteArchive;
     const host = options.host ?? '127.0.0.1';
-    const listen = (server: Server, port: number) =>
+    const listen = (server: Server | TlsServer, port: number) =>
       new Promise<number>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       });
     const urlHost = host.includes(':') ? `[${host}]` : host;
-    sim.apiUrl = `http://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
-    sim.storageUrl = `http://${urlHost}:${await listen(sim.storage, 0)}`;
+    const scheme = options.tls === undefined ? 'http' : 'https';
+    sim.apiUrl = `${scheme}://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
+    sim.storageUrl = `${scheme}://${urlHost}:${await listen(sim.storage, 0)}`;
     return sim;
   }
 
@@ -175,7 +177,7 @@ export class Simulator {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    const close = (server: Server) =>
+    const close = (server: Server | TlsServer) =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -184,16 +186,18 @@ export class Simulator {
     await Promise.all([close(this.api), close(this.storage)]);
   }
 
-  private listener(origin: 'api' | 'storage'): Server {
-    const server = createServer((req, res) => {
+  private listener(origin: 'api' | 'storage'): Server | TlsServer {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
       void this.handle(origin, req, res).catch((error: unknown) => {
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ error: `simulator error: ${String(error)}` }));
         }
       });
-    });
-    server.on('connection', (socket) => {
+    };
+    // An https server has the same request API (its TLS sockets are tracked like plain ones).
+    const server = this.options.tls === undefined ? createServer(handler) : createTlsServer(this.options.tls, handler);
+    server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });

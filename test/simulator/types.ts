@@ -28,6 +28,8 @@ export interface SimulatorOptions {
   linkTtlSeconds?: number;
   clockSkewMs?: number;
   exportDefaults?: Partial<ExportDefaults>;
+  /** Serve both origins over TLS with this key and certificate (https: URLs). */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface AgentJobSeed {

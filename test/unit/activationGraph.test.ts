@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const REPO = resolve(__dirname, '..', '..', '..');
-const HEAVY = /node_modules\/(undici|zod|yaml|tar|yauzl|minipass|minizlib|chownr)\//;
+const HEAVY = /node_modules\/(undici|zod|yaml|tar|yauzl|minipass|minizlib|chownr|https-proxy-agent|http-proxy-agent|agent-base|debug)\//;
 
 describe('what activation loads', function () {
   this.timeout(30_000);

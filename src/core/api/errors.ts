@@ -1,3 +1,5 @@
+import { isPermanent, type NetFailure } from '../net/failure';
+
 /**
  * Typed errors a person can act on. Every message says what happened and what to do; none
  * carries the key (server-provided text is redacted before it is quoted).
@@ -107,24 +109,40 @@ export class RequestRejectedError extends ApiError {
   }
 }
 
-export type NetworkCause = 'refused' | 'reset' | 'dns' | 'tls' | 'other';
+export type NetworkCause = 'refused' | 'reset' | 'dns' | 'tls' | 'certificate' | 'proxy' | 'other';
 
 export class NetworkError extends ApiError {
   readonly kind = 'network';
-  constructor(readonly reason: NetworkCause, host: string, cause?: unknown) {
+  /**
+   * `failure` (with its message, see core/net/failure.ts): a certificate or a proxy problem the
+   * settings must fix; the cause is then `certificate` or `proxy`.
+   */
+  constructor(
+    readonly reason: NetworkCause,
+    host: string,
+    cause?: unknown,
+    readonly failure?: { failure: NetFailure; message: string },
+  ) {
     const text: Record<NetworkCause, string> = {
       refused: `the connection to ${host} was refused (is the base URL right, and the service up?)`,
       reset: `the connection to ${host} was dropped`,
       dns: `the host name ${host} could not be resolved (check the base URL and your network or proxy)`,
       tls: `the TLS connection to ${host} failed (a proxy or a certificate the system does not trust?)`,
+      certificate: failure?.message ?? `the certificate of ${host} was refused`,
+      proxy: failure?.message ?? 'the proxy failed',
       other: `the network request to ${host} failed`,
     };
-    super(`Could not reach the server: ${text[reason]}.`, { cause });
+    super(failure === undefined ? `Could not reach the server: ${text[reason]}.` : failure.message, { cause });
   }
 
   /** Whether the request certainly never reached the server (safe to send again). */
   get neverSent(): boolean {
-    return this.reason === 'refused' || this.reason === 'dns';
+    return this.reason === 'refused' || this.reason === 'dns' || this.failure?.failure.kind === 'proxyUnreachable';
+  }
+
+  /** Whether sending again cannot help until a setting changes (a certificate, proxy credentials). */
+  get permanent(): boolean {
+    return this.failure !== undefined && isPermanent(this.failure.failure);
   }
 }
 

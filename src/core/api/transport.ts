@@ -4,9 +4,12 @@
  * manual redirects that drop the key when they leave the origin, and a debug log line per
  * request that never holds a secret.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
+import { ApiDispatcher } from '../net/apiDispatcher';
+import { classifyFailure, failureMessage } from '../net/failure';
+import { directNetwork, type Network } from '../net/network';
 import { redactUrl } from '../redact';
 import {
   AbortedError,
@@ -23,6 +26,9 @@ import { abortableSleep } from '../sleep';
 export interface TransportOptions {
   baseUrl: string;
   getKey: () => Promise<string | undefined> | string | undefined;
+  /** Proxy and certificate settings (direct, Node's defaults otherwise). */
+  network?: Network;
+  /** Replaces the dispatcher built from `network` (tests). */
   dispatcher?: Dispatcher;
   log?: Logger;
   connectTimeoutMs?: number;
@@ -81,7 +87,8 @@ export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly log: Logger;
-  private readonly o: Required<Omit<TransportOptions, 'dispatcher' | 'log' | 'baseUrl' | 'getKey' | 'userAgent'>>;
+  private readonly network: Network;
+  private readonly o: Required<Omit<TransportOptions, 'dispatcher' | 'network' | 'log' | 'baseUrl' | 'getKey' | 'userAgent'>>;
 
   constructor(private readonly options: TransportOptions) {
     this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
@@ -101,10 +108,9 @@ export class Transport {
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
     };
+    this.network = options.network ?? directNetwork();
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher =
-      options.dispatcher ??
-      new Agent({ connect: { timeout: this.o.connectTimeoutMs }, headersTimeout: this.o.requestTimeoutMs, bodyTimeout: this.o.requestTimeoutMs });
+    this.dispatcher = options.dispatcher ?? new ApiDispatcher(this.network, { connectTimeoutMs: this.o.connectTimeoutMs, requestTimeoutMs: this.o.requestTimeoutMs });
   }
 
   async close(): Promise<void> {
@@ -139,6 +145,7 @@ export class Transport {
         if (!(error instanceof ApiError)) throw error;
         const retry =
           attempt < this.o.maxAttempts &&
+          !(error instanceof NetworkError && error.permanent) &&
           (idempotent
             ? error instanceof NetworkError || error instanceof TimeoutError
             : (error instanceof NetworkError && error.neverSent) || (error instanceof TimeoutError && error.phase === 'connect'));
@@ -226,6 +233,12 @@ export class Transport {
   private map(error: unknown, url: URL, signal: AbortSignal | undefined, timeout: AbortSignal): ApiError {
     if (error instanceof ApiError) return error;
     if (signal?.aborted) return new AbortedError();
+    const proxy = this.network.routeFor(url);
+    const failure = classifyFailure(error, proxy !== undefined);
+    if (failure !== undefined) {
+      const message = failureMessage(failure, { host: url.host, proxy, hints: this.network.hints, noProxyHint: this.network.noProxyHint });
+      return new NetworkError(failure.kind.startsWith('proxy') ? 'proxy' : 'certificate', url.host, error, { failure, message });
+    }
     const code = errorCode(error);
     if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       return new TimeoutError('request', this.o.requestTimeoutMs, url.host);

@@ -20,6 +20,8 @@ import { silentLogger } from '../log';
 import { redactSecrets } from '../redact';
 import { BundleDownloadError, ExpiredLinkError } from './errors';
 import type { IssuedLink } from './linkCache';
+import { classifyFailure, failureMessage, type NetFailure } from '../net/failure';
+import { directNetwork, type Network } from '../net/network';
 import { discard, firstHeader, readSmall, StorageClient, writeBody } from './storage';
 
 export interface DownloadProgress {
@@ -43,8 +45,8 @@ export interface DownloadOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
   verify?: (path: string) => Promise<unknown>;
-  /** Connections to the storage (a proxy's, say); one of our own, closed at the end, otherwise. */
-  agent?: http.Agent;
+  /** Proxy and certificate settings (direct, Node's defaults otherwise). */
+  network?: Network;
   log?: Logger;
   /** Failed attempts in a row, without a byte of progress, before giving up. */
   maxStalledAttempts?: number;
@@ -97,6 +99,7 @@ export async function downloadBundle(options: DownloadOptions): Promise<Download
 class Download {
   private readonly log: Logger;
   private readonly storage: StorageClient;
+  private readonly network: Network;
   private readonly temp: string;
   private readonly now: () => number;
   private received = 0;
@@ -109,8 +112,9 @@ class Download {
   constructor(private readonly o: DownloadOptions) {
     this.log = o.log ?? silentLogger;
     this.now = o.now ?? Date.now;
+    this.network = o.network ?? directNetwork();
     this.storage = new StorageClient({
-      ...(o.agent === undefined ? {} : { agent: o.agent }),
+      network: this.network,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
       connectTimeoutMs: o.connectTimeoutMs ?? 15_000,
       idleTimeoutMs: o.idleTimeoutMs ?? 30_000,
@@ -213,9 +217,14 @@ class Download {
     } catch (error) {
       this.abortIfAsked();
       if (error instanceof BundleDownloadError) throw error;
+      this.throwIfSettingsProblem(classifyFailure(error, this.network.routeFor(verdict.url) !== undefined), verdict.url, error);
       return { done: false, next: 'retry', why: `the request failed (${describe(error)})` };
     }
     const status = res.statusCode ?? 0;
+    if (status === 407) {
+      discard(res);
+      this.throwIfSettingsProblem({ kind: 'proxyAuth' }, verdict.url, undefined);
+    }
     if (status === 200 || status === 206) return this.receive(res, link);
     const text = await readSmall(res);
     if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true };
@@ -235,6 +244,17 @@ class Download {
           ? 'Generate a new link and try again; if it persists, the link may have been changed in transit (a proxy?).'
           : 'Try again later.';
     throw new BundleDownloadError('http', `The storage refused the bundle download (${detail}). ${hint}`, { status });
+  }
+
+  /**
+   * A certificate that is not trusted, a proxy that wants credentials, refuses the tunnel or
+   * cannot be reached: the settings most likely need a change, so no retries; says which.
+   */
+  private throwIfSettingsProblem(failure: NetFailure | undefined, url: URL, cause: unknown): void {
+    if (failure === undefined) return;
+    const { network } = this;
+    const message = failureMessage(failure, { host: url.host, proxy: network.routeFor(url), hints: network.hints, noProxyHint: network.noProxyHint });
+    throw new BundleDownloadError('network', `The bundle download failed. ${message}`, { ...(failure.kind === 'proxyAuth' ? { status: 407 } : {}), cause });
   }
 
   private async receive(res: http.IncomingMessage, link: IssuedLink): Promise<Step> {

@@ -10,6 +10,8 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { checkOpenableLink } from '../links';
 import type { Logger } from '../log';
+import type { Network } from '../net/network';
+import { StorageAgents } from '../net/storageAgents';
 import { redactUrl } from '../redact';
 import { BundleDownloadError } from './errors';
 
@@ -41,8 +43,8 @@ export async function readSmall(body: http.IncomingMessage): Promise<string> {
 }
 
 export interface StorageClientOptions {
-  /** Connections to the storage (a proxy's, say); keep-alive agents of our own otherwise. */
-  agent?: http.Agent;
+  /** Proxy and certificate settings; each URL gets its agent from them (direct otherwise). */
+  network?: Network;
   signal?: AbortSignal;
   connectTimeoutMs: number;
   /** Nothing sent or received for this long counts as a dropped connection. */
@@ -51,15 +53,14 @@ export interface StorageClientOptions {
 }
 
 export class StorageClient {
-  private readonly agents: { http: http.Agent; https: https.Agent } | undefined;
+  private readonly agents: StorageAgents;
 
   constructor(private readonly o: StorageClientOptions) {
-    this.agents = o.agent === undefined ? { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) } : undefined;
+    this.agents = new StorageAgents(o.network);
   }
 
   close(): void {
-    this.agents?.http.destroy();
-    this.agents?.https.destroy();
+    this.agents.close();
   }
 
   /** A GET, following at most 5 redirects to links we would open. */
@@ -84,8 +85,8 @@ export class StorageClient {
     const { connectTimeoutMs, idleTimeoutMs } = this.o;
     return new Promise((resolve, reject) => {
       const secure = url.protocol === 'https:';
-      const agent = this.o.agent ?? (secure ? this.agents?.https : this.agents?.http);
-      const options: http.RequestOptions = { headers, ...(agent === undefined ? {} : { agent }), ...(this.o.signal === undefined ? {} : { signal: this.o.signal }) };
+      const route = this.agents.for(url);
+      const options: https.RequestOptions = { ...route.options, headers, agent: route.agent, ...(this.o.signal === undefined ? {} : { signal: this.o.signal }) };
       const req = (secure ? https : http).get(url, options, (res) => {
         clearTimeout(connectTimer);
         resolve(res);

@@ -72,6 +72,7 @@ export function register(deps: Deps): vscode.Disposable {
     }
     const chosen = target;
     const config = readConfig();
+    const network = deps.session.network;
     const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download.js'), import('../../core/bundle/verify.js')]);
     const result = await withCancellableProgress(`Downloading the bundle of ${job.domain ?? job.id}`, (progress, signal) => {
       let shown = 0;
@@ -83,6 +84,7 @@ export function register(deps: Deps): vscode.Disposable {
         timeLeft: (link) => job.links.timeLeft(link),
         signal,
         log: deps.log,
+        ...(network === undefined ? {} : { network }),
         verify: async (path) => {
           progress.report({ message: 'checking the archive…' });
           await verifyArchive(path);

@@ -19,7 +19,9 @@ async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note
   const base = checkBaseUrl(env.baseUrl);
   if (!base.ok || env.projectId === '') return { result: 'unchecked', note: 'set the base URL and project id to check it' };
   const { AdminApiClient } = await import('../../core/api/client.js');
-  const client = new AdminApiClient({ baseUrl: base.baseUrl, projectId: env.projectId, getKey: () => key, log: deps.log, maxAttempts: 1, requestTimeoutMs: 10_000 });
+  // Through the same proxy and certificates as the session's client.
+  const network = deps.session.network;
+  const client = new AdminApiClient({ baseUrl: base.baseUrl, projectId: env.projectId, getKey: () => key, log: deps.log, maxAttempts: 1, requestTimeoutMs: 10_000, ...(network === undefined ? {} : { network }) });
   try {
     // No endpoint says "who am I": an unknown job answers 404 only once the key is accepted.
     await client.getAgentJob('docs-admin-key-check');
