@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { AdminApiClient } from '../core/api/client';
+import type { TransportOptions } from '../core/api/transport';
 import type { AgentJob, ExportJob } from '../core/api/types';
 import { downloadBundle, type DownloadProgress } from '../core/bundle/download';
 import { extractBundle } from '../core/bundle/extract';
@@ -26,6 +27,8 @@ export interface Io {
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
+  http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
 }
 
 interface Context {
@@ -68,7 +71,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (!checked.ok) throw new UsageError(checked.reason);
       if (key === '') throw new MissingKeyError();
       if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
-      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli' });
+      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli', ...io.http });
       return client;
     },
     close: () => client?.close() ?? Promise.resolve(),
