@@ -8,7 +8,7 @@
 export interface Leak {
   /** Where the text came from: `log:debug`, `stderr`, `cli:export download`, ... */
   source: string;
-  /** What matched, masked: `key da_t…`, `Bearer token`, `X-Amz-Signature`. */
+  /** What matched, masked: `key da_t…`, `signature a3f1…`, `Bearer token`, `URL signature`. */
   what: string;
   /** The line, with every secret in it masked, so the report does not leak it again. */
   excerpt: string;
@@ -61,7 +61,7 @@ export function secretLeaks(texts: Iterable<{ source: string; text: string; mayH
       const at = text.indexOf(signature);
       if (at >= 0) leaks.push({ source, what: `signature ${mask(signature)}`, excerpt: excerpt(text, at, exact) });
     }
-    for (const match of text.matchAll(SIGNATURE)) leaks.push({ source, what: 'X-Amz-Signature', excerpt: excerpt(text, match.index, exact) });
+    for (const match of text.matchAll(SIGNATURE)) leaks.push({ source, what: 'URL signature', excerpt: excerpt(text, match.index, exact) });
   }
   return leaks;
 }
@@ -93,6 +93,10 @@ export class Collector {
 
   addSecret(kind: 'key' | 'signature', value: string): void {
     (kind === 'key' ? this.keys : this.signatures).add(value);
+  }
+
+  knows(kind: 'key' | 'signature', value: string): boolean {
+    return (kind === 'key' ? this.keys : this.signatures).has(value);
   }
 
   get size(): { texts: number; keys: number; signatures: number } {
