@@ -261,6 +261,9 @@ export class Simulator {
     const matched: Matched = parts === undefined ? { route: 'unknown', params: {} } : origin === 'api' ? matchApi(method, parts) : matchStorage(method, parts);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    // A key presented is a secret too, accepted or not (a wrong one may be another environment's).
+    const presented = /^Bearer\s+(\S+)/i.exec(headers.authorization ?? '')?.[1];
+    if (presented !== undefined) reportSecret('key', presented);
     const entry: RequestLogEntry = { at: Date.now(), origin, method, path: rawPath, query, route: matched.route, headers, body, status: 0 };
     this.requests.push(entry);
 
