@@ -16,7 +16,7 @@ import { formatDuration } from '../core/jobs/present';
 import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
-import { redactSecrets } from '../core/redact';
+import { redactSecrets, redactUrl } from '../core/redact';
 import type { Parsed } from './args';
 import { EXIT, JobFailedError, MissingKeyError, UsageError } from './exit';
 
@@ -260,7 +260,8 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
         onProgress: (job) => line.show(describeExport(job).split('\n')[0] ?? ''),
       });
       line.done();
-      print(ctx, result, `Published ${domain.domain}: export ${result.jobId}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}; ${values} ${result.valuesChanged ? 'updated' : 'already up to date'}${result.rolledOut ? '; rollout done' : ''}.`);
+      // The signed link is in the values file; a CI log (read by many) gets it without its signature.
+      print(ctx, { ...result, bundle: { ...result.bundle, bundleUrl: redactUrl(result.bundle.bundleUrl) } }, `Published ${domain.domain}: export ${result.jobId}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}; ${values} ${result.valuesChanged ? 'updated' : 'already up to date'}${result.rolledOut ? '; rollout done' : ''}.`);
       return EXIT.ok;
     }
     default:

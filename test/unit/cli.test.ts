@@ -223,4 +223,33 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     assert.match(r.stderr, /\[debug\] GET \/v2\/agent\//);
     assert.match(r.stderr, /at .*\.js:\d+/);
   });
+
+  it('--verbose on every command that handles the key or a signed link: all of it goes to the collector; publish --json prints the link unsigned', async () => {
+    const id = completedExport();
+    const values = join(dir, 'verbose-values.yaml');
+    writeFileSync(values, 'staticExport:\n  enabled: false\n');
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 300, outcome: 'completed' });
+    const runs = [
+      ['export', 'bundle', id, '--verbose'],
+      ['export', 'bundle', id, '--json', '--verbose'],
+      ['export', 'download', id, '--out', 'verbose.tar.gz', '--verbose'],
+      ['export', 'start', 'docs.acme.dev', '--verbose'],
+      ['export', 'status', id, '--json', '--verbose'],
+      ['publish', 'docs.acme.dev', '--values', 'verbose-values.yaml', '--json', '--verbose', '--rollout', `"${process.execPath}" -e "process.exit(0)"`],
+    ];
+    for (const args of runs) {
+      const r = await cli(args);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /\[debug\] (GET|POST) /, `${args.join(' ')} logs its requests`);
+    }
+    const published = await cli(['publish', 'docs.acme.dev', '--values', 'verbose-values.yaml', '--json']);
+    const url = (JSON.parse(published.stdout) as { bundle: { bundleUrl: string } }).bundle.bundleUrl;
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+\/bundle\.tar\.gz\?\[redacted\]$/, 'the signed link is in the values file, not in a CI log');
+    assert.ok(String(readStaticExport(readFileSync(values, 'utf8'))?.bundleUrl?.value).includes('X-Amz-Signature='), 'the values file has the working link');
+    for (const key of [undefined, 'da_wrong_cli_key_0000']) {
+      const r = await cli(['agent', 'get', 'x', '--verbose'], key === undefined ? {} : { DOCS_ADMIN_API_KEY: key });
+      assert.ok(r.code === 4 || r.code === 3, r.stderr);
+    }
+    sim.setExportDefaults({ outcome: 'completed', durationMs: 60_000, queuedMs: 2_000 });
+  });
 });
