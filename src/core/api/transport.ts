@@ -204,7 +204,10 @@ export class Transport {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
-    const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
+    // Cleared once the attempt is over: an AbortSignal.timeout would stay armed for the whole timeout after it.
+    const timeoutController = new AbortController();
+    const timer = setTimeout(() => timeoutController.abort(), this.o.requestTimeoutMs);
+    const timeout = timeoutController.signal;
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     const started = this.o.now();
     const where = `${method} ${this.describe(url.origin === this.origin ? url.pathname + url.search : url.href)}`;
@@ -233,6 +236,8 @@ export class Transport {
       const mapped = this.map(error, url, signal, timeout, answered);
       this.log.debug(`${where} failed after ${this.o.now() - started} ms: ${mapped.message}`);
       throw mapped;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -4,6 +4,7 @@
  * client works again once the fault is gone.
  */
 import * as assert from 'node:assert/strict';
+import { createHook } from 'node:async_hooks';
 import { AdminApiClient, ApiError, RateLimitedError, type ApiClientOptions } from '../../../src/core/api';
 import { abortableSleep } from '../../../src/core/sleep';
 import { Simulator, type RouteName } from '../../simulator';
@@ -133,5 +134,31 @@ describe('reliability: API faults at the client', () => {
     } finally {
       await skewed.stop();
     }
+  });
+
+  it('a request that is over leaves no timer behind: its whole-request timeout is cleared, not left to fire', async () => {
+    const pending = new Map<number, string>();
+    const hook = createHook({
+      init(id, type) {
+        if (type === 'Timeout') pending.set(id, new Error().stack ?? '');
+      },
+      destroy(id) {
+        pending.delete(id);
+      },
+    }).enable();
+    try {
+      const c = new AdminApiClient({ baseUrl: w.sim.baseUrl, projectId: w.sim.projectId, getKey: () => KEY, log: recordingLogger('client'), requestTimeoutMs: 30_000 });
+      await c.getAgentJob(AGENT_ID);
+      w.sim.injectFault({ route: 'agent.get', kind: 'status', status: 404, body: { error: 'Agent job not found' } });
+      await assert.rejects(c.getAgentJob(AGENT_ID));
+      await c.close();
+      // undici's shared clock ticks once more (every 0.5 s) before it stops: give it that long, no more.
+      const ours = () => [...pending.values()].filter((stack) => !/node_modules[\\/]mocha[\\/]|waitingHere/.test(stack));
+      for (let i = 0; i < 15 && ours().length > 0; i++) await new Promise(function waitingHere(resolve) { setTimeout(resolve, 100); });
+    } finally {
+      hook.disable();
+    }
+    const left = [...pending.values()].filter((stack) => !/node_modules[\\/]mocha[\\/]|waitingHere/.test(stack));
+    assert.deepEqual(left.map((stack) => stack.split('\n').slice(6, 10).join(' <')), [], 'timers still armed');
   });
 });
