@@ -7,6 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { AdminApiClient } from '../../../src/core/api';
+import { redactSecrets } from '../../../src/core/redact';
 import { Simulator } from '../../simulator';
 import { Collector, collector, describeLeaks, secretLeaks } from '../support/collector';
 import { recordingLogger } from '../support/logger';
@@ -80,5 +81,23 @@ describe('reliability: the secrets collector', () => {
       await client.close();
       await sim.stop();
     }
+  });
+
+  it('redaction masks a signature wherever it sits: a path without a host, a protocol-relative link, a `;` parameter, Azure, CloudFront, GCS', () => {
+    const texts = [
+      `GET /bundles/x/bundle.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=${SIGNATURE} failed`,
+      `redirected to //cdn.example/x?X-Amz-Signature=${SIGNATURE}`,
+      `https://h/b;X-Amz-Signature=${SIGNATURE}`,
+      `blob b.tgz sv=2024-01-01&sig=AbCd%2Bz9secretsig%3D&se=2026-12-01`,
+      `cookie Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi; Signature=Xy~Z9secretCloudFront; Key-Pair-Id=K2JCJMDEHXQW5F`,
+      `X-Goog-Credential=svc%40p.iam/20261123/auto/storage/goog4_request&X-Goog-Signature=${SIGNATURE}`,
+    ];
+    for (const text of texts) {
+      const out = redactSecrets(text, []);
+      for (const secret of [SIGNATURE, 'AbCd%2Bz9secretsig%3D', 'Xy~Z9secretCloudFront', 'eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoi', 'K2JCJMDEHXQW5F', 'svc%40p.iam']) {
+        assert.ok(!out.includes(secret), `${secret.slice(0, 8)}… left in: ${out}`);
+      }
+    }
+    assert.equal(redactSecrets('GET /v2/agent/p/job/j -> 200 (3 ms)', []), 'GET /v2/agent/p/job/j -> 200 (3 ms)', 'ordinary text is left alone');
   });
 });
