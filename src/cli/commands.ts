@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AdminApiClient } from '../core/api/client';
+import type { TransportOptions } from '../core/api/transport';
 import type { AgentJob, ExportJob } from '../core/api/types';
 import { downloadBundle, type DownloadProgress } from '../core/bundle/download';
 import { extractBundle } from '../core/bundle/extract';
@@ -18,7 +19,7 @@ import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import { loadCaFiles } from '../core/net/caFiles';
 import { Network, NetworkConfigError } from '../core/net/network';
-import { redactSecrets } from '../core/redact';
+import { redactSecrets, redactUrl } from '../core/redact';
 import type { Parsed } from './args';
 import { EXIT, JobFailedError, MissingKeyError, UsageError } from './exit';
 
@@ -29,6 +30,8 @@ export interface Io {
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
+  http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
 }
 
 interface Context {
@@ -100,7 +103,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (!checked.ok) throw new UsageError(checked.reason);
       if (key === '') throw new MissingKeyError();
       if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
-      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli', network: await getNetwork() });
+      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;
     },
     close: () => client?.close() ?? Promise.resolve(),
@@ -290,7 +293,8 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
         onProgress: (job) => line.show(describeExport(job).split('\n')[0] ?? ''),
       });
       line.done();
-      print(ctx, result, `Published ${domain.domain}: export ${result.jobId}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}; ${values} ${result.valuesChanged ? 'updated' : 'already up to date'}${result.rolledOut ? '; rollout done' : ''}.`);
+      // The signed link is in the values file; a CI log (read by many) gets it without its signature.
+      print(ctx, { ...result, bundle: { ...result.bundle, bundleUrl: redactUrl(result.bundle.bundleUrl) } }, `Published ${domain.domain}: export ${result.jobId}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}; ${values} ${result.valuesChanged ? 'updated' : 'already up to date'}${result.rolledOut ? '; rollout done' : ''}.`);
       return EXIT.ok;
     }
     default:

@@ -16,6 +16,13 @@ export function redactUrl(url: string): string {
   return at >= 0 ? `${cleaned}?${MASK}` : cleaned;
 }
 
+/**
+ * Parameters that carry a signature or a credential in the links of S3 (SigV4 and V2), Google
+ * Cloud Storage, Azure SAS and CloudFront: masked wherever they appear, so a link without its
+ * host, a protocol-relative one or a parameter after `;` does not slip through.
+ */
+const SIGNED_PARAM = /(^|[?&;\s"'(])(X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential|Signature|sig|Policy|Key-Pair-Id|AWSAccessKeyId)=[^&;\s"'<>]+/gi;
+
 /** The text with every given secret, bearer token and presigned query string masked. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = text;
@@ -27,5 +34,6 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   out = out.replace(/\b((?:Basic|Negotiate|NTLM)\s+)[^\s"',;]+/g, `$1${MASK}`);
   out = out.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, `$1${MASK}@`);
   out = out.replace(/\b(https?:\/\/[^\s"'<>?]+)\?[^\s"'<>]*/gi, (_m, base: string) => redactUrl(`${base}?x`));
+  out = out.replace(SIGNED_PARAM, `$1$2=${MASK}`);
   return out;
 }

@@ -2,16 +2,23 @@
  * Runs a suite (a compiled module exporting `run()`) inside a real VS Code extension host
  * (code-server), with headless Chromium as the window, offline; resolves with its exit code.
  * Nothing it started survives it. The integration tests and the activation benchmark use it.
+ * The "Docs Admin" channel logs at trace level; after the suite, every log file of the run and
+ * everything it printed is scanned for the keys and signatures its simulators handed out (see
+ * logScan.ts), and a hit fails the run.
  */
-import { resolve } from 'node:path';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 import { launchBrowser, type Browser } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { ensureHost } from './install';
+import { describeScan, readSecrets, scanRun, SECRETS_FILE_VARIABLE } from './logScan';
 import { isNoise, verbose, workbenchUrl } from './workbench';
 
 export const REPO = resolve(__dirname, '..', '..', '..');
+const EXTENSION_ID = 'docs-admin.docs-admin';
 
 export interface SuiteRun {
   /** Absolute path of the compiled suite module. */
@@ -23,6 +30,11 @@ export interface SuiteRun {
   /** Workbench user settings. */
   settings?: Record<string, unknown>;
   quiet?: boolean;
+  /**
+   * Fail unless the "Docs Admin" channel's log holds debug lines: proof that the scan for
+   * secrets read what the extension logged (at trace level).
+   */
+  requireChannelLog?: boolean;
 }
 
 export async function runSuite(run: SuiteRun): Promise<number> {
@@ -31,6 +43,10 @@ export async function runSuite(run: SuiteRun): Promise<number> {
   const chromium = findChromium();
   const started = Date.now();
   const serverLog: string[] = [];
+  /** Everything the extension host printed (mocha's report included), for the secrets scan. */
+  const hostLog: string[] = [];
+  const secretsDir = mkdtempSync(join(tmpdir(), 'docs-admin-secrets-'));
+  const secretsFile = join(secretsDir, 'secrets.json');
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   try {
@@ -50,6 +66,7 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
       // The workbench forwards console calls with their printf-style arguments.
       const text = format(...(Array.isArray(args) ? args : [args]));
+      hostLog.push(text);
       if (verbose() || (!isNoise(text) && run.quiet !== true)) (type === 'error' ? console.error : console.log)(text);
     });
     page.on('pageerror', (error) => {
@@ -58,9 +75,11 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     page.on('console', (message) => {
       if (verbose()) console.log(`[workbench:${message.type()}] ${message.text()}`);
     });
-    const environment: Record<string, string> = { DOCS_ADMIN_INTEGRATION: '1', ...run.env };
+    const environment: Record<string, string> = { DOCS_ADMIN_INTEGRATION: '1', [SECRETS_FILE_VARIABLE]: secretsFile, ...run.env };
     for (const [key, value] of Object.entries(process.env)) if (key.startsWith('DOCS_ADMIN_TEST_') && value !== undefined) environment[key] = value;
-    await page.goto(workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionTestsPath: run.suite, extensionEnvironment: environment }), { waitUntil: 'domcontentloaded' });
+    // The "Docs Admin" channel at trace level: everything the extension can log reaches its log file.
+    const payload = { extensionDevelopmentPath: REPO, extensionTestsPath: run.suite, extensionEnvironment: environment, logLevel: `${EXTENSION_ID}:trace` };
+    await page.goto(workbenchUrl(server, payload), { waitUntil: 'domcontentloaded' });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<number>((resolveTimeout) => {
       timer = setTimeout(() => {
@@ -68,8 +87,22 @@ export async function runSuite(run: SuiteRun): Promise<number> {
         resolveTimeout(124);
       }, timeoutMs);
     });
-    const code = await Promise.race([result, timeout]);
+    let code = await Promise.race([result, timeout]);
     clearTimeout(timer);
+    // Before code-server stops (it removes its folders): no secret in anything the run wrote or printed.
+    const scan = scanRun(server.userDataDir, [...serverLog.map((text) => ({ source: 'code-server output', text })), ...hostLog.map((text) => ({ source: 'extension host console', text }))], readSecrets(secretsFile));
+    if (scan.leaks.length > 0) {
+      console.error(describeScan(scan));
+      const keep = process.env.DOCS_ADMIN_TEST_HOST_KEEP_LOGS;
+      if (keep !== undefined) cpSync(join(server.userDataDir, 'logs'), keep, { recursive: true });
+      console.error(keep === undefined ? 'DOCS_ADMIN_TEST_HOST_KEEP_LOGS=<dir> keeps the log files.' : `The log files are in ${keep}.`);
+      code ||= 1;
+    } else if (run.requireChannelLog === true && !/\[debug\]/.test(scan.channel)) {
+      console.error(`The "Docs Admin" log holds no debug line (log files: ${scan.files.join(', ') || 'none'}): the secrets scan read nothing the extension logged.`);
+      code ||= 1;
+    } else {
+      console.log(`log scan: ${scan.files.length} log files and the run's output hold none of ${scan.keys} keys and ${scan.signatures} signatures, nor any bearer token or S3 signature`);
+    }
     if (code !== 0 && !verbose()) {
       console.error('code-server (last lines; DOCS_ADMIN_TEST_HOST_VERBOSE=1 shows everything):');
       for (const line of serverLog.filter((l) => !isNoise(l)).slice(-30)) console.error(`  ${line}`);
@@ -79,5 +112,6 @@ export async function runSuite(run: SuiteRun): Promise<number> {
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    rmSync(secretsDir, { recursive: true, force: true });
   }
 }

@@ -30,6 +30,8 @@ export interface WorkbenchPayload {
   extensionTestsPath?: string;
   /** Environment for the extension host (reaches `process.env`). */
   extensionEnvironment?: Record<string, string>;
+  /** Log levels, as `--log` takes them: `trace`, or per extension `publisher.name:trace`, comma-separated. */
+  logLevel?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export function workbenchUrl(server: CodeServer, payload: WorkbenchPayload, fold
   const pairs: [string, string][] = [['extensionDevelopmentPath', remote(payload.extensionDevelopmentPath)]];
   if (payload.extensionTestsPath !== undefined) pairs.push(['extensionTestsPath', remote(payload.extensionTestsPath)]);
   if (payload.extensionEnvironment !== undefined) pairs.push(['extensionEnvironment', JSON.stringify(payload.extensionEnvironment)]);
+  if (payload.logLevel !== undefined) pairs.push(['logLevel', payload.logLevel]);
   pairs.push(['skipWelcome', 'true']);
   return `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(pairs))}`;
 }

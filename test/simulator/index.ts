@@ -1,3 +1,6 @@
 export { Simulator } from './server';
 export { siteFiles } from './site';
 export * from './types';
+export { watchSecrets, type SecretKind, type SecretWatcher } from './ledger';
+export { DEFAULT_MIX, seededRandom, type RandomFaultMixItem, type RandomFaultOptions } from './randomFaults';
+export { TcpFront, type FrontMode } from './tcpFront';

@@ -10,6 +10,8 @@ import { SimClock } from './clock';
 import { handleControl } from './control';
 import { FaultQueue } from './faults';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
+import { reportSecret } from './ledger';
+import { RandomFaults, type RandomFaultOptions } from './randomFaults';
 import { matchApi, matchStorage, segments, type Matched } from './routes';
 import { buildSiteArchive } from './site';
 import { checkLink, parseRange, presign, s3Error } from './storage';
@@ -60,6 +62,7 @@ export class Simulator {
   private readonly clock: SimClock;
   private readonly jobs: JobStore;
   private readonly faults = new FaultQueue();
+  private randomFaults: RandomFaults | undefined;
   private readonly secret = randomBytes(32).toString('hex');
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -77,6 +80,7 @@ export class Simulator {
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
     this.keys = options.keys ?? [{ key: DEMO_KEY }];
+    for (const spec of this.keys) reportSecret('key', spec.key);
     this.clock = new SimClock(options.clockSkewMs ?? 0);
     this.jobs = new JobStore(() => this.clock.now(), options.timeScale ?? 1, this.projectId);
     this.exportDefaults = { queuedMs: 2_000, durationMs: 60_000, outcome: 'completed', pages: 120, ...options.exportDefaults };
@@ -169,8 +173,38 @@ export class Simulator {
     this.faults.clear();
   }
 
+  /**
+   * From now on a seeded share of the requests meets a random fault (see randomFaults.ts);
+   * `undefined` stops it. Faults queued with `injectFault` come first.
+   */
+  setRandomFaults(options: RandomFaultOptions | undefined): void {
+    this.randomFaults = options === undefined ? undefined : new RandomFaults(options);
+  }
+
+  /** How many random faults of each kind were served, by label. */
+  get randomFaultCounts(): Record<string, number> {
+    return { ...this.randomFaults?.counts };
+  }
+
+  /** The agent job as the API would answer it now (no fault, no key), or undefined. */
+  agentJob(id: string, projectId = this.projectId): Record<string, unknown> | undefined {
+    const record = this.jobs.findAgent(projectId, id);
+    return record && this.jobs.agentJson(record);
+  }
+
+  /** The export job as the API would answer it now, or undefined. */
+  exportJob(jobId: string): Record<string, unknown> | undefined {
+    const record = this.jobs.exports.get(jobId);
+    return record && this.jobs.exportJson(record);
+  }
+
   clearRequests(): void {
     this.requests.length = 0;
+  }
+
+  /** Drops every open connection (keep-alive ones too), as a network change would. */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
   }
 
   /** Closes both listeners and every connection, stalled ones included; clears every timer. */
@@ -231,10 +265,13 @@ export class Simulator {
     const matched: Matched = parts === undefined ? { route: 'unknown', params: {} } : origin === 'api' ? matchApi(method, parts) : matchStorage(method, parts);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    // A key presented is a secret too, accepted or not (a wrong one may be another environment's).
+    const presented = /^Bearer\s+(\S+)/i.exec(headers.authorization ?? '')?.[1];
+    if (presented !== undefined) reportSecret('key', presented);
     const entry: RequestLogEntry = { at: Date.now(), origin, method, path: rawPath, query, route: matched.route, headers, body, status: 0 };
     this.requests.push(entry);
 
-    const fault = this.faults.take(matched.route);
+    const fault = this.faults.take(matched.route) ?? this.randomFaults?.take(matched.route, this.clock.now());
     let reply: Reply | undefined;
     switch (fault?.kind) {
       case 'reset':
@@ -243,18 +280,22 @@ export class Simulator {
       case 'delay':
         await this.sleep(fault.ms);
         break;
-      case 'status':
+      case 'status': {
+        const headers = { ...fault.headers };
+        if (fault.retryAfterDateSeconds !== undefined) headers['retry-after'] = new Date(this.clock.now() + fault.retryAfterDateSeconds * 1000).toUTCString();
         reply =
           typeof fault.body === 'string'
-            ? { status: fault.status, headers: { 'content-type': 'text/plain', ...fault.headers }, body: Buffer.from(fault.body) }
-            : json(fault.status, fault.body ?? { error: `simulated ${fault.status}` }, fault.headers);
+            ? { status: fault.status, headers: { 'content-type': 'text/plain', ...headers }, body: Buffer.from(fault.body) }
+            : json(fault.status, fault.body ?? { error: `simulated ${fault.status}` }, headers);
         break;
+      }
       case 'malformed':
         reply = { status: fault.status ?? 200, headers: { 'content-type': fault.contentType ?? 'text/html' }, body: Buffer.from(fault.body) };
         break;
       case 'oversized':
-        reply = json(200, { padding: 'x'.repeat(Math.max(0, fault.bytes - 14)) });
-        break;
+        entry.status = 200;
+        await this.streamOversized(res, fault.bytes, fault.chunked === true, entry);
+        return;
       case 'redirect':
         reply = { status: fault.status, headers: { location: fault.location }, body: Buffer.alloc(0) };
         break;
@@ -273,15 +314,47 @@ export class Simulator {
       }
       return;
     }
-    if (fault?.kind === 'oversized' && fault.chunked === true) {
-      // No Content-Length: only counting while reading can catch it.
-      res.writeHead(reply.status, reply.headers);
-      for (let at = 0; at < reply.body.length; at += 64 * 1024) res.write(reply.body.subarray(at, at + 64 * 1024));
-      res.end();
-      return;
-    }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
     res.end(method === 'HEAD' ? undefined : reply.body);
+  }
+
+  /**
+   * A 200 JSON body of `bytes` bytes, made as it is sent (never held whole), written only as
+   * fast as the client reads, and stopped when the client goes away; `chunked` leaves out the
+   * Content-Length, so only counting while reading can catch it. The log entry's `sentBytes`
+   * says how much went out.
+   */
+  private async streamOversized(res: ServerResponse, bytes: number, chunked: boolean, entry: RequestLogEntry): Promise<void> {
+    const head = '{"padding":"';
+    const tail = '"}';
+    const fill = Math.max(0, bytes - head.length - tail.length);
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', date: new Date(this.clock.now()).toUTCString() };
+    if (!chunked) headers['content-length'] = String(head.length + fill + tail.length);
+    res.writeHead(200, headers);
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+    });
+    const block = Buffer.alloc(64 * 1024, 'x');
+    entry.sentBytes = 0;
+    const write = async (chunk: Buffer | string) => {
+      if (closed) return;
+      entry.sentBytes = (entry.sentBytes ?? 0) + Buffer.byteLength(chunk);
+      if (res.write(chunk)) return;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    };
+    await write(head);
+    for (let left = fill; left > 0 && !closed; left -= block.length) await write(left >= block.length ? block : block.subarray(0, left));
+    await write(tail);
+    if (!closed) res.end();
   }
 
   private apiReply(matched: Matched, method: string, headers: Record<string, string>, body: string): Reply {
@@ -345,9 +418,11 @@ export class Simulator {
       });
     }
     const now = this.clock.now();
+    const bundleUrl = presign(this.secret, this.storageUrl, record.jobId, now, this.linkTtlSeconds);
+    reportSecret('signature', new URL(bundleUrl).searchParams.get('X-Amz-Signature') ?? '');
     return json(200, {
       jobId: record.jobId,
-      bundleUrl: presign(this.secret, this.storageUrl, record.jobId, now, this.linkTtlSeconds),
+      bundleUrl,
       sizeBytes: this.reportedSize ?? this.bundle.length,
       expiresAt: new Date(Math.floor(now / 1000) * 1000 + this.linkTtlSeconds * 1000).toISOString(),
     });

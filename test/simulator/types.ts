@@ -59,7 +59,8 @@ export interface ExportJobSeed {
 export type RouteName = 'agent.get' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
 
 export type FaultSpec =
-  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** `retryAfterDateSeconds`: a `Retry-After` HTTP date that many seconds after the simulator's clock, made for each answer. */
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string>; retryAfterDateSeconds?: number }
   | { kind: 'delay'; ms: number }
   | { kind: 'malformed'; body: string; contentType?: string; status?: number }
   | { kind: 'oversized'; bytes: number; chunked?: boolean }
@@ -83,4 +84,6 @@ export interface RequestLogEntry {
   body: string;
   /** 0 when the connection was reset without an answer. */
   status: number;
+  /** Body bytes written, for an answer streamed as it is made (the `oversized` fault). */
+  sentBytes?: number;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { contentTypeOf, startPreviewServer, type PreviewServer } from '../../src/core/bundle/preview';
-import type { Logger } from '../../src/core/log';
+import { recordingLogger } from './support/logger';
 
 const SECRET = 'secret-outside-the-root-7f3a';
 const INDEX = '<h1>Home</h1>';
@@ -64,8 +64,8 @@ describe('bundle preview server', function () {
     writeFileSync(join(root, 'assets', 'site.css'), CSS);
     writeFileSync(join(base, 'secret.txt'), SECRET);
     writeFileSync(join(base, 'site.html'), SECRET);
-    logged = [];
-    const log: Logger = { trace: () => undefined, debug: (l) => logged.push(l), info: () => undefined, warn: (l) => logged.push(l), error: (l) => logged.push(l) };
+    const log = recordingLogger('preview');
+    logged = log.lines;
     server = await startPreviewServer({ root, port: 0, log });
     port = Number(new URL(server.url).port);
     client = new Client(server.url);
@@ -223,10 +223,11 @@ describe('bundle preview server', function () {
     await ask('/nope');
     await ask('/', 'POST');
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(logged.length, 3, logged.join('\n'));
-    assert.match(logged[0] ?? '', /GET "\/guides\/install" -> 200/);
-    assert.match(logged[1] ?? '', /-> 404/);
-    assert.match(logged[2] ?? '', /POST "\/" -> 405/);
+    const requests = logged.filter((l) => !l.startsWith('[info]'));
+    assert.equal(requests.length, 3, requests.join('\n'));
+    assert.match(requests[0] ?? '', /GET "\/guides\/install" -> 200/);
+    assert.match(requests[1] ?? '', /-> 404/);
+    assert.match(requests[2] ?? '', /POST "\/" -> 405/);
   });
 
   it('listens on 127.0.0.1 only', async () => {
@@ -253,7 +254,7 @@ describe('bundle preview server', function () {
   });
 
   it('rejects when the port is already taken', async () => {
-    await assert.rejects(startPreviewServer({ root, port }), /EADDRINUSE/);
+    await assert.rejects(startPreviewServer({ root, port, log: recordingLogger('preview') }), /EADDRINUSE/);
   });
 
   it('maps extensions to content types', () => {

@@ -7,6 +7,7 @@ import { ExportFailedError, publish, RolloutError, type PublishOptions, type Pub
 import { readStaticExport } from '../../src/core/deploy/values';
 import { valuesFile } from '../../src/core/deploy/valuesFile';
 import { Simulator } from '../simulator';
+import { recordingLogger } from './support/logger';
 
 const VALUES = `# docs deployment
 image:
@@ -26,7 +27,7 @@ describe('the publish pipeline against the simulator', function () {
   beforeEach(async () => {
     // 1 real ms is 1 simulated second: a 60 s export takes 60 ms.
     sim = await Simulator.start({ timeScale: 1_000, exportDefaults: { queuedMs: 2_000, durationMs: 60_000 } });
-    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 1 });
+    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, log: recordingLogger('publish'), baseDelayMs: 1, maxDelayMs: 1 });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-publish-'));
     path = join(dir, 'values.yaml');
     writeFileSync(path, VALUES);
@@ -45,6 +46,7 @@ describe('the publish pipeline against the simulator', function () {
       domain: 'docs.acme.dev',
       values: valuesFile(path),
       onStep: (s) => steps.push(s),
+      log: recordingLogger('publish'),
       wait: { floorMs: 20, ceilingMs: 100 },
       conflictDelayMs: 10,
       steps,

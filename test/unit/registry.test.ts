@@ -1,14 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { JobRegistry, jobKey } from '../../src/core/jobs/registry';
 import { MemoryStore } from './support/memoryStore';
-import type { Logger } from '../../src/core/log';
+import { recordingLogger } from './support/logger';
 
-
-function recorder(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const push = (m: string) => lines.push(m);
-  return { lines, trace: push, debug: push, info: push, warn: push, error: push };
-}
+const recorder = () => recordingLogger('registry');
 
 describe('JobRegistry', () => {
   it('persists tracked jobs and reads them back in a new instance (a reload)', async () => {

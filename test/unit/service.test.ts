@@ -3,8 +3,8 @@ import { AdminApiClient } from '../../src/core/api';
 import { systemClock } from '../../src/core/jobs/clock';
 import { JobRegistry } from '../../src/core/jobs/registry';
 import { JobsService, type ServiceState, type Transition } from '../../src/core/jobs/service';
-import { silentLogger } from '../../src/core/log';
 import { Simulator } from '../simulator';
+import { recordingLogger } from './support/logger';
 import { MemoryStore } from './support/memoryStore';
 
 
@@ -24,14 +24,15 @@ describe('JobsService against the simulator', () => {
   const clients: AdminApiClient[] = [];
 
   function service(): JobsService {
-    const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => key, baseDelayMs: 1, maxDelayMs: 5 });
+    const log = recordingLogger('service');
+    const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => key, log, baseDelayMs: 1, maxDelayMs: 5 });
     clients.push(client);
     const s = new JobsService({
       client,
-      registry: new JobRegistry(store, 'jobs.test', silentLogger),
+      registry: new JobRegistry(store, 'jobs.test', log),
       clock: systemClock,
       isFocused: () => true,
-      log: silentLogger,
+      log,
       floorMs: 20,
       ceilingMs: 50,
     });

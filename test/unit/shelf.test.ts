@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { BundleShelf, describeSummary, formatBytes, shelfRows } from '../../src/core/bundle/shelf';
-import type { Logger } from '../../src/core/log';
+import { recordingLogger } from './support/logger';
 import { MemoryStore } from './support/memoryStore';
 
 describe('bundle shelf (what this machine holds of each bundle)', () => {
-  const warnings: string[] = [];
-  const log: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: (l) => warnings.push(l), error: () => undefined };
+  const log = recordingLogger('shelf');
+  const warnings = log.lines;
 
   it('merges updates, persists them, tells listeners, and forgets', async () => {
     const store = new MemoryStore();

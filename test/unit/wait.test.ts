@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { AdminApiClient, NotFoundError } from '../../src/core/api';
 import { waitForAgentJob, waitForExportJob, WaitTimeoutError } from '../../src/core/jobs/wait';
 import { Simulator } from '../simulator';
+import { recordingLogger } from './support/logger';
 
 describe('waiting for one job', () => {
   let sim: Simulator;
@@ -9,7 +10,7 @@ describe('waiting for one job', () => {
 
   beforeEach(async () => {
     sim = await Simulator.start({ timeScale: 1_000 });
-    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 1 });
+    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, log: recordingLogger('wait'), baseDelayMs: 1, maxDelayMs: 1 });
   });
 
   afterEach(async () => {

@@ -16,7 +16,7 @@ import {
   type ApiError,
   type ForbiddenCause,
 } from './errors';
-import { parseRetryAfter } from './retryAfter';
+import { retryAfterOf } from './retryAfter';
 import { parseAgentJob, parseBundle, parseExportJob } from './schemas';
 import { Transport, type HttpResponse, type TransportOptions } from './transport';
 import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './types';
@@ -100,7 +100,7 @@ export class AdminApiClient {
       case res.status === 409:
         return new ConflictError(`${what} has not completed yet, so its bundle cannot be generated; wait until its status is "completed"`, message);
       case res.status === 429:
-        return new RateLimitedError(parseRetryAfter(res.headers['retry-after'], Date.now()));
+        return new RateLimitedError(retryAfterOf(res.headers, Date.now()));
       case res.status >= 500:
         return new ServerError(res.status, message ?? (looksLikeHtml(res) ? 'an HTML error page, perhaps from a proxy' : undefined));
       default:
@@ -124,13 +124,17 @@ export class AdminApiClient {
 
   private json(res: HttpResponse): unknown {
     if (looksLikeHtml(res)) {
-      throw new InvalidResponseError(`an HTML page came back instead of JSON (status ${res.status}); a proxy, captive portal or login page may be in the way, or the base URL is not the API's`, res.status);
+      throw new InvalidResponseError(
+        `an HTML page came back instead of JSON (status ${res.status}): a proxy, captive portal or login page may be in the way, or the base URL is not the API's`,
+        res.status,
+        'Check the base URL and your proxy settings (opening the base URL in a browser shows the page)',
+      );
     }
     if (res.text.trim() === '') throw new InvalidResponseError(`the body is empty (status ${res.status})`, res.status);
     try {
       return JSON.parse(res.text) as unknown;
     } catch {
-      throw new InvalidResponseError(`the body is not JSON (status ${res.status}); check that the base URL points at the admin API`, res.status);
+      throw new InvalidResponseError(`the body is not JSON (status ${res.status})`, res.status);
     }
   }
 }

@@ -50,10 +50,20 @@ export class AuthError extends ApiError {
 
 export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
 
-const CAUSE_TEXT: Record<ForbiddenCause, string> = {
-  plan: 'the organization\'s plan does not include static export (it needs an enterprise plan)',
-  scope: 'the key is read-only or lacks the scope for this call (use a read-write admin key)',
-  ipAllowList: 'the key\'s IP allow-list does not include this machine\'s address',
+/** Each cause of a 403, and what fixes it. */
+const CAUSE_TEXT: Record<ForbiddenCause, { cause: string; fix: string }> = {
+  plan: {
+    cause: 'the organization\'s plan does not include static export',
+    fix: 'it needs an enterprise plan: ask an owner of the organization to upgrade it',
+  },
+  scope: {
+    cause: 'the key is read-only or lacks the scope for this call',
+    fix: 'create a read-write admin key on the dashboard\'s API keys page and set it',
+  },
+  ipAllowList: {
+    cause: 'the key\'s IP allow-list does not include this machine\'s address',
+    fix: 'add this address to the key\'s allow-list on the dashboard\'s API keys page, or use a key without one',
+  },
 };
 
 /** 403: the key is valid but may not do this. */
@@ -63,8 +73,8 @@ export class ForbiddenError extends ApiError {
     const [only] = causes;
     const why =
       causes.length === 1 && only !== undefined
-        ? `The cause: ${CAUSE_TEXT[only]}.`
-        : `Possible causes: ${causes.map((c) => CAUSE_TEXT[c]).join('; or ')}.`;
+        ? `The cause: ${CAUSE_TEXT[only].cause}. To fix it, ${CAUSE_TEXT[only].fix}.`
+        : `Possible causes: ${causes.map((c) => `${CAUSE_TEXT[c].cause} (to fix it, ${CAUSE_TEXT[c].fix})`).join('; or ')}.`;
     super(`Access denied (403${serverMessage ? `: ${serverMessage}` : ''}). ${why}`, { status: 403, ...(serverMessage === undefined ? {} : { serverMessage }) });
   }
 }
@@ -94,10 +104,22 @@ export class RateLimitedError extends ApiError {
   }
 }
 
+/** The reason phrases of the 5xx statuses a gateway or service answers most. */
+const SERVER_STATUS: Record<number, string> = {
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
 export class ServerError extends ApiError {
   readonly kind = 'server';
   constructor(status: number, serverMessage?: string) {
-    super(`The server failed (${status}${serverMessage ? `: ${serverMessage}` : ''}). This is on the service's side; try again in a few minutes.`, { status, ...(serverMessage === undefined ? {} : { serverMessage }) });
+    const phrase = SERVER_STATUS[status];
+    super(
+      `The server failed (${status}${phrase === undefined ? '' : ` ${phrase}`}${serverMessage ? `: ${serverMessage}` : ''}). This is on the service's side; try again in a few minutes.`,
+      { status, ...(serverMessage === undefined ? {} : { serverMessage }) },
+    );
   }
 }
 
@@ -110,6 +132,11 @@ export class RequestRejectedError extends ApiError {
 }
 
 export type NetworkCause = 'refused' | 'reset' | 'dns' | 'tls' | 'certificate' | 'proxy' | 'other';
+
+/** A duration as a person reads it: `300 ms`, `30 s`. */
+export function formatWait(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1_000)} s`;
+}
 
 export class NetworkError extends ApiError {
   readonly kind = 'network';
@@ -124,13 +151,13 @@ export class NetworkError extends ApiError {
     readonly failure?: { failure: NetFailure; message: string },
   ) {
     const text: Record<NetworkCause, string> = {
-      refused: `the connection to ${host} was refused (is the base URL right, and the service up?)`,
-      reset: `the connection to ${host} was dropped`,
-      dns: `the host name ${host} could not be resolved (check the base URL and your network or proxy)`,
-      tls: `the TLS connection to ${host} failed (a proxy or a certificate the system does not trust?)`,
+      refused: `the connection to ${host} was refused. Check the base URL, and that the service is up`,
+      reset: `the connection to ${host} was dropped. Try again; if it persists, check your network, proxy or VPN`,
+      dns: `the host name ${host} could not be resolved. Check the base URL and your network or proxy`,
+      tls: `the TLS connection to ${host} failed. Check your proxy settings, and that the system trusts the server's certificate`,
       certificate: failure?.message ?? `the certificate of ${host} was refused`,
       proxy: failure?.message ?? 'the proxy failed',
-      other: `the network request to ${host} failed`,
+      other: `the network request to ${host} failed. Check your network and proxy settings, then try again`,
     };
     super(failure === undefined ? `Could not reach the server: ${text[reason]}.` : failure.message, { cause });
   }
@@ -148,19 +175,25 @@ export class NetworkError extends ApiError {
 
 export class TimeoutError extends ApiError {
   readonly kind = 'timeout';
-  constructor(readonly phase: 'connect' | 'request', ms: number, host: string) {
-    super(
-      phase === 'connect'
-        ? `Could not connect to ${host} within ${Math.round(ms / 1000)} s. Check the base URL and your network or proxy.`
-        : `The server at ${host} did not answer within ${Math.round(ms / 1000)} s. Try again; if it persists, the service may be overloaded.`,
-    );
+  /** `connect`: no connection; `request`: no answer (headers); `body`: the answer stopped coming. */
+  constructor(readonly phase: 'connect' | 'request' | 'body', ms: number, host: string) {
+    const text = {
+      connect: `Could not connect to ${host} within ${formatWait(ms)}. Check the base URL and your network or proxy.`,
+      request: `The server at ${host} did not answer within ${formatWait(ms)}. Try again; if it persists, the service may be overloaded.`,
+      body: `The server at ${host} stopped sending its answer (nothing more came for ${formatWait(ms)}). Try again; if it persists, a proxy or the network may be cutting the connection.`,
+    };
+    super(text[phase]);
   }
 }
 
 export class InvalidResponseError extends ApiError {
   readonly kind = 'invalidResponse';
-  constructor(detail: string, status?: number) {
-    super(`The server's answer could not be used: ${detail}.`, status === undefined ? {} : { status });
+  /**
+   * `detail` says what was wrong; `advice` what to do (by default: check that the base URL is
+   * the admin API's, else the answer was damaged on the way or the service misbehaves).
+   */
+  constructor(detail: string, status?: number, advice = 'Check that the base URL points at the admin API; if it does, try again later') {
+    super(`The server's answer could not be used: ${detail}. ${advice}.`, status === undefined ? {} : { status });
   }
 }
 

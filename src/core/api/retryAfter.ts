@@ -9,3 +9,13 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
 }
+
+/**
+ * `Retry-After` of an answer, in milliseconds. An HTTP date is read against the answer's own
+ * `Date` header (the server's clock), so a client whose clock is off still waits the right time.
+ */
+export function retryAfterOf(headers: Record<string, string | string[] | undefined>, localNow: number): number | undefined {
+  const date = headers.date;
+  const serverNow = typeof date === 'string' ? Date.parse(date) : NaN;
+  return parseRetryAfter(headers['retry-after'], Number.isNaN(serverNow) ? localNow : serverNow);
+}

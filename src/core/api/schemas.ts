@@ -15,6 +15,8 @@ import {
   type ExportJobStatus,
 } from './types';
 
+const WRONG_SHAPE_ADVICE = 'Check that the base URL points at the admin API; if it does, the API has changed in a way this version of Docs Admin does not know: look for an update';
+
 /** A number, or a string holding one (some gateways stringify numbers). */
 const looseNumber = z.union([z.number(), z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number))]).check(z.refine(Number.isFinite));
 const nonEmpty = () => z.string().check(z.minLength(1));
@@ -72,7 +74,7 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown, what: string, status
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : '(the body)';
-  throw new InvalidResponseError(`the ${what} has the wrong shape: field "${field}" ${describeIssue(issue)}`, status);
+  throw new InvalidResponseError(`the ${what} has the wrong shape: field "${field}" ${describeIssue(issue)}`, status, WRONG_SHAPE_ADVICE);
 }
 
 function knownOr<T extends string>(known: readonly T[], raw: string): T | 'unknown' {
@@ -89,7 +91,7 @@ export function parseAgentJob(value: unknown, status: number): AgentJob {
 export function parseExportJob(value: unknown, status: number, defaultStatus?: 'queued'): ExportJob {
   const job = parse(exportJobSchema, value, 'export job', status);
   const raw = job.status ?? defaultStatus;
-  if (raw === undefined) throw new InvalidResponseError('the export job has the wrong shape: field "status" is missing', status);
+  if (raw === undefined) throw new InvalidResponseError('the export job has the wrong shape: field "status" is missing', status, WRONG_SHAPE_ADVICE);
   const state: ExportJobStatus = knownOr(EXPORT_JOB_STATUSES, raw);
   const out: ExportJob = { jobId: job.jobId, status: state, rawStatus: raw };
   if (job.progress !== undefined && job.progress !== null) out.progress = Math.min(100, Math.max(0, job.progress));

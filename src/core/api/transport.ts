@@ -20,7 +20,7 @@ import {
   TimeoutError,
   type NetworkCause,
 } from './errors';
-import { parseRetryAfter } from './retryAfter';
+import { retryAfterOf } from './retryAfter';
 import { abortableSleep } from '../sleep';
 
 export interface TransportOptions {
@@ -135,7 +135,7 @@ export class Transport {
         if (!idempotent || !RETRYABLE_STATUS(response.status) || attempt >= this.o.maxAttempts) return response;
         let delay = backoff();
         if (response.status === 429) {
-          const retryAfter = parseRetryAfter(response.headers['retry-after'], this.o.now());
+          const retryAfter = retryAfterOf(response.headers, this.o.now());
           if (retryAfter !== undefined && retryAfter > this.o.maxRetryAfterMs) return response;
           delay = Math.max(delay, retryAfter ?? 0);
         }
@@ -171,7 +171,18 @@ export class Transport {
       const sameOrigin = url.origin === this.origin;
       const response = await this.once(url, method, body, sameOrigin ? key : undefined, options.signal);
       const location = response.headers.location;
-      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) return response;
+      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
+        if (!sameOrigin) {
+          // Without the key, another origin's refusal says nothing about the key or the job.
+          if (response.status < 200 || response.status >= 300) {
+            throw new RedirectError(
+              `The server redirected to another origin (${url.origin}), which answered ${response.status}; the admin key is never sent to another origin. Set the base URL to the API's own address.`,
+            );
+          }
+          this.log.warn(`${method} was answered by another origin (${url.origin}) after a redirect, without the admin key; if the API has moved there, set the base URL to it.`);
+        }
+        return response;
+      }
       const target = new URL(Array.isArray(location) ? (location[0] ?? '') : location, url);
       if (target.protocol !== 'https:' && target.protocol !== 'http:') {
         throw new RedirectError(`The server redirected to a ${target.protocol} link, which is not followed.`);
@@ -182,7 +193,7 @@ export class Transport {
         throw new RedirectError(`The server answered a POST with a ${response.status} redirect to ${redactUrl(target.href)}; set the base URL to where the API really is.`);
       }
       if (target.origin !== this.origin) {
-        this.log.warn(`${method} redirected from ${this.origin} to another origin (${target.origin}); the admin key is not sent there.`);
+        this.log.debug(`${method} redirected from ${this.origin} to another origin (${target.origin}); the admin key is not sent there.`);
       }
       seen.add(url.href);
       url = target;
@@ -200,12 +211,17 @@ export class Transport {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
-    const timeout = AbortSignal.timeout(this.o.requestTimeoutMs);
+    // Cleared once the attempt is over: an AbortSignal.timeout would stay armed for the whole timeout after it.
+    const timeoutController = new AbortController();
+    const timer = setTimeout(() => timeoutController.abort(), this.o.requestTimeoutMs);
+    const timeout = timeoutController.signal;
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     const started = this.o.now();
     const where = `${method} ${this.describe(url.origin === this.origin ? url.pathname + url.search : url.href)}`;
+    let answered = false;
     try {
       const res = await request(url, { method, headers, body: payload ?? null, dispatcher: this.dispatcher, signal: combined });
+      answered = true;
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.o.maxBodyBytes) {
         res.body.destroy();
@@ -224,13 +240,16 @@ export class Transport {
       this.log.debug(`${where} -> ${res.statusCode} (${this.o.now() - started} ms)`);
       return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
     } catch (error) {
-      const mapped = this.map(error, url, signal, timeout);
+      const mapped = this.map(error, url, signal, timeout, answered);
       this.log.debug(`${where} failed after ${this.o.now() - started} ms: ${mapped.message}`);
       throw mapped;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  private map(error: unknown, url: URL, signal: AbortSignal | undefined, timeout: AbortSignal): ApiError {
+  /** The typed error for a failed attempt; `answered`: the status and headers had come. */
+  private map(error: unknown, url: URL, signal: AbortSignal | undefined, timeout: AbortSignal, answered: boolean): ApiError {
     if (error instanceof ApiError) return error;
     if (signal?.aborted) return new AbortedError();
     const proxy = this.network.routeFor(url);
@@ -241,7 +260,7 @@ export class Transport {
     }
     const code = errorCode(error);
     if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new TimeoutError('request', this.o.requestTimeoutMs, url.host);
+      return new TimeoutError(answered || code === 'UND_ERR_BODY_TIMEOUT' ? 'body' : 'request', this.o.requestTimeoutMs, url.host);
     }
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return new TimeoutError('connect', this.o.connectTimeoutMs, url.host);
     return new NetworkError(networkCause(code), url.host, error);

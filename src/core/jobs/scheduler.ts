@@ -219,8 +219,12 @@ export class PollScheduler {
         return;
       }
       case 'rateLimited':
-        this.blockedUntil = Math.max(this.blockedUntil, now + outcome.retryAfterMs);
-        entry.dueAt = this.blockedUntil;
+        // The whole origin waits what the server asked, never less than the floor (a Retry-After
+        // of 0, or a date already past, must not make a loop); and the job backs off as after an
+        // error, so 429s that go on are asked about ever more slowly.
+        this.blockedUntil = Math.max(this.blockedUntil, now + Math.max(outcome.retryAfterMs, this.settings.floorMs));
+        this.schedule(entry, { kind: 'error' }, now);
+        entry.dueAt = Math.max(entry.dueAt, this.blockedUntil);
         return;
       case 'unauthorized':
         entry.dueAt = now;

@@ -3,7 +3,7 @@
  * (what it is now) and the scheduler (when to ask). The editor and the CLI show what this
  * service knows; it never shows anything itself.
  */
-import { ApiError, AuthError, NotFoundError, RateLimitedError, type AdminApiClient } from '../api';
+import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError, type AdminApiClient } from '../api';
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
@@ -240,7 +240,11 @@ export class JobsService {
         this.setState(error.reason === 'missing' ? { kind: 'noKey' } : { kind: 'unauthorized', message: error.message });
         return { kind: 'unauthorized' };
       }
-      if (error instanceof RateLimitedError) return { kind: 'rateLimited', retryAfterMs: error.retryAfterMs ?? 60_000 };
+      if (error instanceof RateLimitedError) {
+        const retryAfterMs = error.retryAfterMs ?? 60_000;
+        this.options.log.warn(`${error.message} Polling of every job waits ${formatWait(retryAfterMs)}.`);
+        return { kind: 'rateLimited', retryAfterMs };
+      }
       if (error instanceof NotFoundError || error.kind === 'forbidden' || error.kind === 'invalidInput') {
         // Asking again will not help until the user acts: show it on the row and stop.
         this.errors.set(key, error.message);
