@@ -26,6 +26,8 @@ export interface Io {
   isTTY: boolean;
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
+  /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
+  extractWorker?: string;
 }
 
 interface Context {
@@ -155,6 +157,7 @@ async function extract(parsed: Parsed, ctx: Context, line: ReturnType<typeof pro
     maxEntries: maxEntries ?? 100_000,
     maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
     signal: ctx.io.signal,
+    workerScript: ctx.io.extractWorker,
     onProgress: (p) => line.show(`${p.entries} entries · ${formatBytes(p.bytes)}`),
   });
   line.done();

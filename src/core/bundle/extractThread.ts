@@ -52,7 +52,7 @@ export function received(sent: SentError): Error {
 /** The thread died without saying why it stopped (a crash, or out of memory). */
 function crashed(code: number, error: unknown): Error {
   const detail = error instanceof Error ? error.message : `exit code ${code}`;
-  return new Error(`The extraction stopped unexpectedly (${detail}). Nothing was extracted and the folder was left as it was. Try again; if it happens again, report it with the Docs Admin log.`, { cause: error });
+  return new Error(`The extraction stopped unexpectedly (${detail}). Nothing was extracted and the folder was left as it was. Try again; if it happens again, report it along with the log.`, { cause: error });
 }
 
 /** After a stop is asked, how long the worker has to notice before it is ended the hard way. */
