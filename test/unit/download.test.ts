@@ -9,7 +9,7 @@ import { downloadBundle, type DownloadOptions, type DownloadResult } from '../..
 import { BundleDownloadError, ExpiredLinkError } from '../../src/core/bundle/errors';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract';
 import { BundleLinks } from '../../src/core/bundle/linkCache';
-import { writeBody } from '../../src/core/bundle/storage';
+import { writeAll, writeBody } from '../../src/core/bundle/storage';
 import { verifyArchive } from '../../src/core/bundle/verify';
 import type { Logger } from '../../src/core/log';
 import { Simulator } from '../simulator';
@@ -314,6 +314,52 @@ describe('bundle download', function () {
       assert.equal((failure as NodeJS.ErrnoException).code, 'ECONNRESET');
       assert.ok(counted > 0 && counted < content.length);
       assert.equal(readFileSync(path).length, counted);
+    });
+
+    it('a slow disk: at most four writes under way, reading waits, and every byte lands', async () => {
+      content = randomBytes(8 * 1024 * 1024);
+      sim.setBundleContent(content);
+      const path = join(dir, 'body.bin');
+      let busy = 0;
+      let most = 0;
+      const slow: typeof writeAll = (fd, buffers, at, done) => {
+        most = Math.max(most, ++busy);
+        setTimeout(() => writeAll(fd, buffers, at, (error) => {
+          busy--;
+          done(error);
+        }), 30);
+      };
+      assert.equal(await writeBody(await body(), path, 0, () => undefined, slow), undefined);
+      assert.equal(most, 4);
+      assert.ok(readFileSync(path).equals(content));
+    });
+
+    it('a write that fails while a later one lands: the file is cut back to the blocks before it, with no gap', async () => {
+      content = randomBytes(6 * 1024 * 1024);
+      sim.setBundleContent(content);
+      const path = join(dir, 'body.bin');
+      let blocks = 0;
+      let failedAt = -1;
+      let failLater: (() => void) | undefined;
+      // The 3rd block fails, but only once the 4th (written beyond it) is on disk.
+      const flaky: typeof writeAll = (fd, buffers, at, done) => {
+        const index = blocks++;
+        if (index === 2) {
+          failedAt = at;
+          failLater = () => done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
+          return;
+        }
+        writeAll(fd, buffers, at, (error) => {
+          done(error);
+          if (index === 3) failLater?.();
+        });
+      };
+      const failure = await writeBody(await body(), path, 0, () => undefined, flaky);
+      assert.equal((failure as NodeJS.ErrnoException).code, 'EIO');
+      assert.ok(blocks >= 4 && failedAt > 0, `${blocks} blocks, the 3rd at ${failedAt}`);
+      const written = readFileSync(path);
+      assert.equal(written.length, failedAt);
+      assert.ok(written.equals(content.subarray(0, failedAt)));
     });
 
     it('a full disk: the error comes back and the connection is dropped', async function () {
