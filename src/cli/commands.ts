@@ -32,6 +32,8 @@ export interface Io {
   signal: AbortSignal;
   /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
   http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
+  /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
+  extractWorker?: string;
 }
 
 interface Context {
@@ -190,6 +192,7 @@ async function extract(parsed: Parsed, ctx: Context, line: ReturnType<typeof pro
     maxEntries: maxEntries ?? 100_000,
     maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
     signal: ctx.io.signal,
+    workerScript: ctx.io.extractWorker,
     onProgress: (p) => line.show(`${p.entries} entries · ${formatBytes(p.bytes)}`),
   });
   line.done();

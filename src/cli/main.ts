@@ -3,7 +3,11 @@
  * DOCS_ADMIN_API_KEY only. One clear line on stderr per error (a stack only with --verbose);
  * nothing printed to stderr ever holds the key or a presigned signature.
  */
+import { isMainThread } from 'node:worker_threads';
 import { version } from '../../package.json';
+// The CLI ships as one file, so the extraction's worker thread runs this same file: this import
+// does the work there, and the command line below runs only on the main thread.
+import '../core/bundle/extractWorker';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { commandUsage, parse, usage } from './args';
@@ -44,7 +48,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
 }
 
-if (require.main === module) {
+if (require.main === module && isMainThread) {
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once('SIGINT', stop);
@@ -55,6 +59,7 @@ if (require.main === module) {
     isTTY: process.stderr.isTTY,
     env: process.env,
     signal: controller.signal,
+    extractWorker: __filename,
   }).then((code) => {
     process.exitCode = code;
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,11 +34,11 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<Outcome> {
+  function cli(args: string[], env: Record<string, string | undefined> = {}, script = CLI): Promise<Outcome> {
     const base: Record<string, string | undefined> = { PATH: process.env.PATH, DOCS_ADMIN_API_KEY: KEY, DOCS_ADMIN_BASE_URL: sim.baseUrl, DOCS_ADMIN_PROJECT_ID: sim.projectId };
     const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter((e): e is [string, string] => e[1] !== undefined));
     return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: merged, cwd: dir }, (error, stdout, stderr) => {
+      execFile(process.execPath, [script, ...args], { env: merged, cwd: dir }, (error, stdout, stderr) => {
         // Everything printed goes to the suite's collector; `export bundle` prints the link by design.
         collector.record(`cli: docs-admin ${args.join(' ')} (stdout)`, stdout, { mayHoldLink: args[0] === 'export' && args[1] === 'bundle' });
         collector.record(`cli: docs-admin ${args.join(' ')} (stderr)`, stderr);
@@ -146,6 +146,17 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /Build failed: broken link/);
     sim.setExportDefaults({ outcome: 'completed', durationMs: 60_000, queuedMs: 2_000 });
+  });
+
+  it('is one file: copied alone elsewhere, it still extracts (its worker thread runs the same file)', async () => {
+    const tools = join(dir, 'tools');
+    mkdirSync(tools);
+    copyFileSync(CLI, join(tools, 'docs-admin.js'));
+    writeFileSync(join(dir, 'alone.tar.gz'), sim.defaultBundle());
+    const extracted = await cli(['export', 'extract', 'alone.tar.gz', '--dir', 'alone', '--json'], {}, join(tools, 'docs-admin.js'));
+    assert.equal(extracted.code, 0, extracted.stderr);
+    assert.equal((JSON.parse(extracted.stdout) as { pages: number }).pages, 7);
+    assert.match(readFileSync(join(dir, 'alone', 'guides', 'install.html'), 'utf8'), /<title>Install<\/title>/);
   });
 
   it('export download and extract: verified files, 2 for an existing file, 6 for a bad bundle', async () => {

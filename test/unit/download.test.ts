@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, AdminApiClient } from '../../src/core/api';
@@ -8,6 +9,7 @@ import { downloadBundle, type DownloadOptions, type DownloadResult } from '../..
 import { BundleDownloadError, ExpiredLinkError } from '../../src/core/bundle/errors';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract';
 import { BundleLinks } from '../../src/core/bundle/linkCache';
+import { writeAll, writeBody } from '../../src/core/bundle/storage';
 import { verifyArchive } from '../../src/core/bundle/verify';
 import { Simulator } from '../simulator';
 import { collector } from './support/collector';
@@ -263,5 +265,109 @@ describe('bundle download', function () {
     const error = await failure(downloadBundle(options({ link: () => Promise.resolve(bad), timeLeft: () => undefined })));
     assert.ok(error instanceof BundleDownloadError && error.reason === 'link');
     assertOnlyTarget([]);
+  });
+
+  describe('writing the body to the file', () => {
+    async function body(): Promise<http.IncomingMessage> {
+      const link = await client.generateBundle(jobId);
+      return new Promise((resolve, reject) => http.get(link.bundleUrl, resolve).on('error', reject));
+    }
+
+    it('writes every byte at the position asked, counting them as they come', async () => {
+      const path = join(dir, 'body.bin');
+      writeFileSync(path, Buffer.alloc(10, 0x61));
+      let counted = 0;
+      assert.equal(await writeBody(await body(), path, 10, (n) => (counted += n)), undefined);
+      assert.equal(counted, content.length);
+      const written = readFileSync(path);
+      assert.ok(written.subarray(0, 10).equals(Buffer.alloc(10, 0x61)));
+      assert.ok(written.subarray(10).equals(content));
+    });
+
+    it('a connection dropped mid-body: what came is in the file, and the drop comes back', async () => {
+      sim.injectFault({ route: 'storage.get', kind: 'truncate', afterBytes: 1_000_000 });
+      const path = join(dir, 'body.bin');
+      let counted = 0;
+      const failure = await writeBody(await body(), path, 0, (n) => (counted += n));
+      assert.ok(failure instanceof Error, String(failure));
+      const written = readFileSync(path);
+      assert.equal(written.length, counted);
+      assert.ok(written.length <= 1_000_000);
+      assert.ok(written.equals(content.subarray(0, written.length)));
+    });
+
+    it('a body ended without an error (destroyed elsewhere): settles with what came, never hangs', async () => {
+      const path = join(dir, 'body.bin');
+      const res = await body();
+      let counted = 0;
+      const failure = await writeBody(res, path, 0, (n) => {
+        counted += n;
+        if (!res.destroyed) res.destroy();
+      });
+      assert.equal((failure as NodeJS.ErrnoException).code, 'ECONNRESET');
+      assert.ok(counted > 0 && counted < content.length);
+      assert.equal(readFileSync(path).length, counted);
+    });
+
+    it('a slow disk: at most four writes under way, reading waits, and every byte lands', async () => {
+      content = randomBytes(8 * 1024 * 1024);
+      sim.setBundleContent(content);
+      const path = join(dir, 'body.bin');
+      let busy = 0;
+      let most = 0;
+      const slow: typeof writeAll = (fd, buffers, at, done) => {
+        most = Math.max(most, ++busy);
+        setTimeout(() => writeAll(fd, buffers, at, (error) => {
+          busy--;
+          done(error);
+        }), 30);
+      };
+      assert.equal(await writeBody(await body(), path, 0, () => undefined, slow), undefined);
+      assert.equal(most, 4);
+      assert.ok(readFileSync(path).equals(content));
+    });
+
+    it('a write that fails while a later one lands: the file is cut back to the blocks before it, with no gap', async () => {
+      content = randomBytes(6 * 1024 * 1024);
+      sim.setBundleContent(content);
+      const path = join(dir, 'body.bin');
+      let blocks = 0;
+      let failedAt = -1;
+      let failLater: (() => void) | undefined;
+      // The 3rd block fails, but only once the 4th (written beyond it) is on disk.
+      const flaky: typeof writeAll = (fd, buffers, at, done) => {
+        const index = blocks++;
+        if (index === 2) {
+          failedAt = at;
+          failLater = () => done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }));
+          return;
+        }
+        writeAll(fd, buffers, at, (error) => {
+          done(error);
+          if (index === 3) failLater?.();
+        });
+      };
+      const failure = await writeBody(await body(), path, 0, () => undefined, flaky);
+      assert.equal((failure as NodeJS.ErrnoException).code, 'EIO');
+      assert.ok(blocks >= 4 && failedAt > 0, `${blocks} blocks, the 3rd at ${failedAt}`);
+      const written = readFileSync(path);
+      assert.equal(written.length, failedAt);
+      assert.ok(written.equals(content.subarray(0, failedAt)));
+    });
+
+    it('a full disk: the error comes back and the connection is dropped', async function () {
+      if (!existsSync('/dev/full')) this.skip();
+      const res = await body();
+      const failure = await writeBody(res, '/dev/full', 0, () => undefined);
+      assert.equal((failure as NodeJS.ErrnoException).code, 'ENOSPC');
+      assert.ok(res.destroyed);
+    });
+
+    it('a file that cannot be opened: the error comes back and the connection is dropped', async () => {
+      const res = await body();
+      const failure = await writeBody(res, join(dir, 'missing', 'body.bin'), 0, () => undefined);
+      assert.equal((failure as NodeJS.ErrnoException).code, 'ENOENT');
+      assert.ok(res.destroyed);
+    });
   });
 });

@@ -1,15 +1,20 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { createGzip, crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { AbortedError } from '../../src/core/api/errors';
+import { readTar, readZip } from '../../src/core/bundle/archiveReaders';
 import { checkEntryPath, zipEntryKind } from '../../src/core/bundle/archivePaths';
 import { detectArchiveKind, extractBundle, TargetFolderError, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/extract';
+import { received, sendable } from '../../src/core/bundle/extractThread';
+import { Staging } from '../../src/core/bundle/staging';
 
 // --- Archive writers: hostile archives need headers no well-behaved tool writes. ---------------
 
@@ -500,8 +505,35 @@ describe('bundle extraction', function () {
   });
 
   describe('cancelling', () => {
-    it('leaves nothing behind when aborted midway (tar.gz and zip)', async () => {
-      const entries = Array.from({ length: 40 }, (_, i) => ({ name: `dir/p${i}.html`, data: randomBytes(50_000) }));
+    const entries = Array.from({ length: 40 }, (_, i) => ({ name: `dir/p${i}.html`, data: randomBytes(50_000) }));
+
+    it('stops in the middle of the file where the stop was asked, and closes it (the worker\'s readers, on this thread)', async () => {
+      // Files larger than a read, so that the stop lands between two chunks of the 5th.
+      const large = Array.from({ length: 10 }, (_, i) => ({ name: `dir/p${i}.html`, data: randomBytes(600_000) }));
+      const readers = { 'tar.gz': readTar, zip: readZip };
+      const archives = { 'tar.gz': await archive('a.tar.gz', gzipSync(rawTar(large))), zip: await archive('a.zip', zip(large)) };
+      const openFiles = async (): Promise<number> => (await readdir('/proc/self/fd').catch(() => [])).length;
+      for (const kind of ['tar.gz', 'zip'] as const) {
+        const root = join(base, `staging-${kind}`);
+        await mkdir(root);
+        const fds = await openFiles();
+        let stop = false;
+        const staging = new Staging(root, 100, 1024 ** 3, {
+          aborted: () => stop,
+          progress: (n, bytes) => {
+            if (n === 5 && bytes > 4 * 600_000) stop = true;
+          },
+        });
+        await assert.rejects(readers[kind](archives[kind], staging), AbortedError, kind);
+        assert.equal(staging.entries, 5, kind);
+        assert.deepEqual((await readdir(join(root, 'dir'))).sort(), ['p0.html', 'p1.html', 'p2.html', 'p3.html', 'p4.html'], kind);
+        const fifth = (await stat(join(root, 'dir', 'p4.html'))).size;
+        assert.ok(fifth > 0 && fifth < 600_000, `${kind}: the 5th file has ${fifth} bytes`);
+        assert.equal(await openFiles(), fds, `${kind}: a file was left open`);
+      }
+    });
+
+    it('leaves nothing behind when cancelled while the worker runs (tar.gz and zip)', async () => {
       const paths = [await archive('a.tar.gz', gzipSync(rawTar(entries))), await archive('a.zip', zip(entries))];
       const before = await tree(base);
       for (const path of paths) {
@@ -511,13 +543,62 @@ describe('bundle extraction', function () {
           signal: abort.signal,
           onProgress: (p) => {
             seen = p.entries;
-            if (p.entries === 5) abort.abort();
+            abort.abort();
           },
         });
         await assert.rejects(pending, AbortedError);
-        assert.ok(seen >= 5 && seen < 40, `stopped after ${seen} entries`);
+        assert.ok(seen >= 1 && seen < 40, `progress stopped at ${seen} entries`);
         await assertNothingLeft(before);
       }
+    });
+
+    it('asks the worker to stop through the shared flag, and waits for its answer', async () => {
+      // A stand-in worker that does nothing but watch the flag, and leaves a mark when it sees it.
+      const script = await archive('watching-worker.js', Buffer.from(`
+        const { parentPort, workerData } = require('node:worker_threads');
+        parentPort.postMessage({ type: 'progress', entries: 1, bytes: 1 });
+        const watch = () => {
+          if (Atomics.load(workerData.abort, 0) === 0) return setTimeout(watch, 5);
+          require('node:fs').writeFileSync(workerData.archivePath + '.saw-stop', '');
+          parentPort.postMessage({ type: 'failed', error: { kind: 'aborted' } });
+        };
+        watch();
+      `));
+      const path = await archive('a.tar.gz', gzipSync(rawTar(entries)));
+      const abort = new AbortController();
+      const started = Date.now();
+      await assert.rejects(extractBundle(path, target, { signal: abort.signal, workerScript: script, onProgress: () => abort.abort() }), AbortedError);
+      assert.ok(await exists(`${path}.saw-stop`), 'the worker never saw the flag');
+      assert.ok(Date.now() - started < 1_500, 'the worker was ended the hard way, not asked');
+    });
+
+    it('the real worker reads the flag: set before it starts, it stops before the first entry and says so', async () => {
+      const path = await archive('a.tar.gz', gzipSync(rawTar(entries)));
+      const root = join(base, 'staging');
+      await mkdir(root);
+      const abort = new Int32Array(new SharedArrayBuffer(4));
+      Atomics.store(abort, 0, 1);
+      const worker = new Worker(join(__dirname, '..', '..', 'src', 'core', 'bundle', 'extractWorker.js'), { workerData: { kind: 'tar.gz', archivePath: path, root, maxEntries: 100, maxTotalBytes: 1024 ** 3, abort } });
+      const messages: unknown[] = [];
+      worker.on('message', (message) => messages.push(message));
+      await once(worker, 'exit');
+      assert.deepEqual(messages, [{ type: 'failed', error: { kind: 'aborted' } }]);
+      assert.deepEqual(await readdir(root), []);
+    });
+
+    it('ends a worker that does not stop when asked, and leaves nothing behind', async () => {
+      // A stand-in worker: writes into the staging folder, says so, then never looks at the flag again.
+      const script = await archive('stuck-worker.js', Buffer.from(`
+        const { parentPort, workerData } = require('node:worker_threads');
+        require('node:fs').writeFileSync(require('node:path').join(workerData.root, 'half.html'), 'x');
+        parentPort.postMessage({ type: 'progress', entries: 1, bytes: 1 });
+        for (;;) {}
+      `));
+      const path = await archive('a.tar.gz', gzipSync(rawTar(entries)));
+      const before = await tree(base);
+      const abort = new AbortController();
+      await assert.rejects(extractBundle(path, target, { signal: abort.signal, workerScript: script, onProgress: () => abort.abort() }), AbortedError);
+      await assertNothingLeft(before);
     });
 
     it('does nothing when aborted before it starts', async () => {
@@ -525,6 +606,55 @@ describe('bundle extraction', function () {
       const before = await tree(base);
       await assert.rejects(extractBundle(path, target, { signal: AbortSignal.abort() }), AbortedError);
       await assertNothingLeft(before);
+    });
+  });
+
+  describe('the worker thread', () => {
+    /** A stand-in worker that writes into the staging folder, then fails with `ending`. */
+    async function failingWorker(ending: string): Promise<string> {
+      return archive('failing-worker.js', Buffer.from(`
+        const { workerData } = require('node:worker_threads');
+        require('node:fs').writeFileSync(require('node:path').join(workerData.root, 'half.html'), 'x');
+        ${ending}
+      `));
+    }
+
+    for (const [what, ending, detail] of [
+      ['throws', 'throw new Error("boom in the worker");', /boom in the worker/],
+      ['exits without a word', 'process.exit(3);', /exit code 3/],
+    ] as const) {
+      it(`a worker that ${what}: says the extraction stopped, leaves nothing behind, the old contents kept`, async () => {
+        await mkdir(join(target, 'old'), { recursive: true });
+        await writeFile(join(target, 'old', 'page.html'), 'old');
+        const script = await failingWorker(ending);
+        const path = await archive('a.tar.gz', gzipSync(rawTar([{ name: 'new.html', data: 'new' }])));
+        const before = await tree(base);
+        await assert.rejects(extractBundle(path, target, { replace: true, workerScript: script }), (error: unknown) => {
+          assert.ok(error instanceof Error && !(error instanceof UnsafeArchiveError), String(error));
+          assert.match(error.message, /stopped unexpectedly/);
+          assert.match(error.message, detail);
+          assert.match(error.message, /Nothing was extracted.*Try again/);
+          return true;
+        });
+        await assertNothingLeft(before);
+      });
+    }
+
+    it('a worker script that is not there: the same, not a hang', async () => {
+      const path = await archive('a.tar.gz', gzipSync(rawTar([{ name: 'new.html', data: 'new' }])));
+      const before = await tree(base);
+      await assert.rejects(extractBundle(path, target, { workerScript: join(base, 'missing-worker.js') }), /stopped unexpectedly/);
+      await assertNothingLeft(before);
+    });
+
+    it('errors keep their kind and fields across the thread boundary', () => {
+      const across = (error: Error): Error => received(structuredClone(sendable(error)));
+      const unsafe = across(new UnsafeArchiveError('link', 'The bundle holds a link (a -> b).', 'a'));
+      assert.ok(unsafe instanceof UnsafeArchiveError);
+      assert.deepEqual([unsafe.reason, unsafe.entry, unsafe.message], ['link', 'a', 'The bundle holds a link (a -> b).']);
+      assert.ok(across(new AbortedError()) instanceof AbortedError);
+      const disk = across(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/x/y' }));
+      assert.deepEqual([disk.message, (disk as NodeJS.ErrnoException).code, (disk as NodeJS.ErrnoException).syscall, (disk as NodeJS.ErrnoException).path], ['ENOSPC: no space left on device, write', 'ENOSPC', 'write', '/x/y']);
     });
   });
 

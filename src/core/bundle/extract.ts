@@ -1,6 +1,7 @@
 /**
  * Extracts a bundle (tar.gz or zip) into a folder, refusing anything that could write outside
- * it or fill the disk. Archives are streamed, never held in memory.
+ * it or fill the disk. Archives are streamed, never held in memory, on a worker thread of their
+ * own (extractThread.ts), so that the extension host's thread stays free.
  *
  * Everything goes first into a fresh folder beside the target (`.<name>.partial-<random>`),
  * which is renamed into place only when the whole archive passed; on any refusal, damage or
@@ -11,16 +12,11 @@
  * kept: a docs site needs neither. A name found twice is written twice: the last one wins.
  */
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, mkdir, open, opendir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import { Parser, type ReadEntry } from 'tar';
-import * as yauzl from 'yauzl';
 import { AbortedError } from '../api/errors';
-import { archiveKindOf, corruptArchive, notAnArchive, REFUSED, tarEntryKind, UnsafeArchiveError, zipEntryKind, type ArchiveKind } from './archivePaths';
-import { Staging } from './staging';
+import { archiveKindOf, notAnArchive, type ArchiveKind } from './archivePaths';
+import { extractOnThread } from './extractThread';
 
 export { notAnArchive, UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
 
@@ -50,6 +46,8 @@ export interface ExtractOptions {
   replace?: boolean | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: ExtractProgress) => void) | undefined;
+  /** The worker thread's script; `extractWorker.js` beside this module unless given (tests give others). */
+  workerScript?: string | undefined;
 }
 
 export interface ExtractSummary {
@@ -70,6 +68,8 @@ export interface ExtractSummary {
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 export const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 ** 3;
+/** Built beside this module: dist/extractWorker.js next to dist/extension.js, out/src/core/bundle/ in tests. */
+const WORKER_SCRIPT = join(__dirname, 'extractWorker.js');
 
 /** The first `length` bytes of a file (fewer when it is shorter). */
 export async function readHead(path: string, length: number): Promise<Buffer> {
@@ -85,132 +85,6 @@ export async function readHead(path: string, length: number): Promise<Buffer> {
 /** The archive's kind by its first bytes (gzip, zip, empty zip), or undefined. */
 export async function detectArchiveKind(path: string): Promise<ArchiveKind | undefined> {
   return archiveKindOf(await readHead(path, 4));
-}
-
-/** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
-function classify(error: unknown): Error {
-  if (error instanceof UnsafeArchiveError || error instanceof AbortedError) return error;
-  if (error instanceof Error && 'syscall' in error) return error;
-  return corruptArchive(error);
-}
-
-/**
- * `promise`, or a rejection as soon as `signal` aborts. Leaves no listener behind: racing a
- * promise that stays pending would keep every chunk ever raced alive.
- */
-function unlessHalted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('The extraction was stopped.'));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    void promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/** Room for headers, padding and PAX records in the decompressed tar stream, per entry. */
-const TAR_OVERHEAD_PER_ENTRY = 8 * 1024;
-
-function extractTar(archivePath: string, staging: Staging): Promise<void> {
-  return new Promise<void>((done, reject) => {
-    const source = createReadStream(archivePath, { highWaterMark: 256 * 1024 });
-    const gunzip = createGunzip({ chunkSize: 256 * 1024 });
-    const parser = new Parser({ strict: true, zstd: false });
-    let streamed = 0;
-    let atEnd = false;
-    let failed = false;
-    let chain = Promise.resolve();
-    const halt = new AbortController();
-    const fail = (error: unknown): void => {
-      if (failed) return;
-      failed = true;
-      halt.abort(error);
-      source.destroy();
-      gunzip.destroy();
-      budget.destroy();
-      // Let the file being written close before the caller removes the folder.
-      void chain.finally(() => reject(classify(error)));
-    };
-    /** The entry's bytes, until the extraction fails (the parser is no longer fed then). */
-    async function* body(entry: ReadEntry): AsyncGenerator<Buffer> {
-      const chunks = entry[Symbol.asyncIterator]();
-      for (;;) {
-        const next = await unlessHalted(chunks.next(), halt.signal);
-        if (next.done === true) return;
-        yield next.value;
-      }
-    }
-    // Bounds the whole decompressed stream, whatever its headers say; drops the padding after the end.
-    const budget = new Transform({
-      transform(chunk: Buffer, _encoding, next) {
-        streamed += chunk.length;
-        if (staging.aborted) return next(new AbortedError());
-        if (streamed > staging.maxTotalBytes + (staging.entries + 1) * TAR_OVERHEAD_PER_ENTRY + 2 * 1024 ** 2) return next(staging.tooLarge());
-        next(null, atEnd ? undefined : chunk);
-      },
-    });
-    parser.on('entry', (entry: ReadEntry) => {
-      chain = chain
-        .then(async () => {
-          if (failed) return;
-          const admitted = staging.admit(entry.path, tarEntryKind(entry.type), entry.size, entry.linkpath);
-          if (admitted?.kind === 'file') await staging.file(admitted.path, entry.path, () => Promise.resolve(body(entry)));
-          else {
-            if (admitted) await staging.directory(admitted.path, entry.path);
-            entry.resume();
-          }
-          staging.report();
-        })
-        .catch(fail);
-    });
-    parser.on('ignoredEntry', (entry: ReadEntry) => {
-      staging.entries++;
-      fail(new UnsafeArchiveError('unsupported', `The bundle holds an entry that cannot be extracted (${entry.path}, tar type ${entry.type}).${REFUSED}`, entry.path));
-    });
-    parser.on('eof', () => {
-      atEnd = true;
-    });
-    parser.on('error', (error: unknown) => fail(corruptArchive(error)));
-    parser.on('end', () => void chain.then(() => (failed ? undefined : done())));
-    source.on('error', fail);
-    gunzip.on('error', (error) => fail(corruptArchive(error)));
-    budget.on('error', fail);
-    source.pipe(gunzip).pipe(budget).pipe(parser);
-  });
-}
-
-async function extractZip(archivePath: string, staging: Staging): Promise<void> {
-  let zip: yauzl.ZipFile;
-  try {
-    zip = await yauzl.openPromise(archivePath, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true });
-  } catch (error) {
-    throw classify(error);
-  }
-  try {
-    if (zip.entryCount > staging.maxEntries) throw staging.tooManyEntries();
-    for await (const entry of zip.eachEntry()) {
-      // Our own reading of the name: backslashes kept, so that the checks see them.
-      const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
-      const admitted = staging.admit(name, zipEntryKind(name, entry.externalFileAttributes), entry.uncompressedSize);
-      if (admitted?.kind === 'directory') await staging.directory(admitted.path, name);
-      if (admitted?.kind !== 'file') continue;
-      if (!entry.canDecodeFileData()) {
-        const why = entry.isEncrypted() ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
-        throw new UnsafeArchiveError('unsupported', `The bundle holds a file that cannot be read (${name}: ${why}).${REFUSED}`, name);
-      }
-      // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.
-      let stream: Readable | undefined;
-      try {
-        await staging.file(admitted.path, name, async () => (stream = await zip.openReadStreamPromise(entry)) as AsyncIterable<Buffer>);
-      } finally {
-        stream?.destroy();
-      }
-      staging.report();
-    }
-  } catch (error) {
-    throw classify(error);
-  } finally {
-    zip.close();
-  }
 }
 
 type FolderState = 'missing' | 'empty' | 'full';
@@ -280,19 +154,21 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   const created = await mkdir(dirname(target), { recursive: true });
   const root = sibling(target, 'partial');
   await mkdir(root);
-  const staging = new Staging(root, options.maxEntries ?? DEFAULT_MAX_ENTRIES, options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES, options);
+  let summary: ExtractSummary;
   try {
-    await (kind === 'zip' ? extractZip(archivePath, staging) : extractTar(archivePath, staging));
-    await staging.drain();
-    staging.checkAborted();
+    summary = await extractOnThread(
+      options.workerScript ?? WORKER_SCRIPT,
+      { kind, archivePath, root, maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES },
+      { signal: options.signal, onProgress: (entries, bytes) => options.onProgress?.({ entries, bytes }) },
+    );
+    if (options.signal?.aborted) throw new AbortedError();
     await commit(root, target, options.replace === true);
   } catch (error) {
-    // No queued write may land after the folder is gone.
-    await staging.drain().catch(() => undefined);
-    await rm(root, { recursive: true, force: true });
+    // The worker has ended by now: nothing more can land in the folder.
+    await rm(root, { recursive: true, force: true, maxRetries: 3 });
     if (created !== undefined) await removeEmptyFolders(dirname(target), created);
     throw error;
   }
-  staging.report();
-  return staging.summary(kind);
+  options.onProgress?.({ entries: summary.entries, bytes: summary.bytes });
+  return summary;
 }

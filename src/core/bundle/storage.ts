@@ -5,7 +5,7 @@
  * like any link we open; and the body written to a file in blocks. No Authorization header is
  * ever set here: the link carries its own signature.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { close, ftruncate, open, writev } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { checkOpenableLink } from '../links';
@@ -108,58 +108,118 @@ export class StorageClient {
 
 /** Bytes gathered before each write to the file. */
 const WRITE_BLOCK = 1024 * 1024;
+/**
+ * Writes under way at once. With one, the reader waited for the disk before nine blocks in ten
+ * (0.3-1.8 s per GiB on a busy machine, as long as a file-system thread waited for a core); with
+ * four (libuv's threads), 0.06-0.08 s. Memory: at most this many blocks, plus the one gathering.
+ */
+const WRITES_IN_FLIGHT = 4;
+
+/** Writes `buffers` at `position`, again for what a short write left. */
+export function writeAll(fd: number, buffers: Buffer[], position: number, done: (error: Error | null) => void): void {
+  writev(fd, buffers, position, (error, written) => {
+    if (error !== null) return done(error);
+    let rest = buffers;
+    for (let skip = written; skip > 0 && rest.length > 0; ) {
+      const first = rest[0] ?? Buffer.alloc(0);
+      rest = skip >= first.length ? rest.slice(1) : [first.subarray(skip), ...rest.slice(1)];
+      skip -= Math.min(skip, first.length);
+    }
+    if (rest.length === 0) return done(null);
+    writeAll(fd, rest, position + written, done);
+  });
+}
 
 /**
- * Streams a body into `path` from `start`, in writes of about 1 MiB (far fewer system calls
- * than one per network chunk), with at most one write in flight while the next block is read,
- * so memory stays flat. What arrived before a drop is written too (it is good for a resume).
- * Returns the error that ended it early, if any.
+ * Streams a body into `path` from `start`. The network's chunks (64 KiB at most) are gathered
+ * into blocks of about 1 MiB, each handed to the disk as it is in one `writev` (no copy), up to
+ * WRITES_IN_FLIGHT at once, each at its own position, while the next is read; when they are all
+ * busy, reading pauses, so memory stays flat. What arrived before a drop is written too (it is
+ * good for a resume). If a write fails, the file is cut back to the blocks before it, so that
+ * it never holds a gap that a resume would take for data. Resolves with the error that ended it
+ * early, if any.
+ *
+ * Plain stream events and fs callbacks: async iteration and FileHandle promises cost a promise
+ * round trip for each of the 16,000 chunks of a GiB, and gathering with Buffer.concat a copy.
+ * `write` is the block writer (tests give one that fails on cue).
  */
-export async function writeBody(body: http.IncomingMessage, path: string, start: number, onChunk: (bytes: number) => void): Promise<unknown> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, start === 0 ? 'w' : 'r+');
-  } catch (error) {
-    return error;
-  }
-  let position = start;
-  let pending: Buffer[] = [];
-  let size = 0;
-  let writing: Promise<void> = Promise.resolve();
-  const writeBlock = async (block: Buffer, at: number) => {
-    for (let done = 0; done < block.length; ) {
-      const { bytesWritten } = await handle.write(block, done, block.length - done, at + done);
-      done += bytesWritten;
-    }
-  };
-  const flush = async () => {
-    await writing;
-    if (size === 0) return;
-    const block = pending.length === 1 ? (pending[0] ?? Buffer.alloc(0)) : Buffer.concat(pending, size);
-    pending = [];
-    size = 0;
-    writing = writeBlock(block, position);
-    position += block.length;
-  };
-  let failure: unknown;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+export function writeBody(body: http.IncomingMessage, path: string, start: number, onChunk: (bytes: number) => void, write = writeAll): Promise<unknown> {
+  return new Promise((resolve) => {
+    let fd: number | undefined;
+    let position = start;
+    let pending: Buffer[] = [];
+    let size = 0;
+    let inFlight = 0;
+    let ended = false;
+    let settled = false;
+    let failure: unknown;
+    /** Where the first failed block began: the file is cut back to it. */
+    let cutAt: number | undefined;
+    const settle = (): void => {
+      if (settled || inFlight > 0) return;
+      settled = true;
+      if (failure !== undefined) discard(body);
+      if (fd === undefined) return resolve(failure);
+      const file = fd;
+      const finish = (): void => close(file, () => resolve(failure));
+      if (cutAt === undefined) finish();
+      else ftruncate(file, cutAt, finish);
+    };
+    const next = (): void => {
+      if (fd === undefined || settled || inFlight >= WRITES_IN_FLIGHT) return;
+      if (size === 0 || (size < WRITE_BLOCK && !ended)) {
+        if (ended) settle();
+        return;
+      }
+      const block = pending;
+      const at = position;
+      position += size;
+      pending = [];
+      size = 0;
+      inFlight++;
+      write(fd, block, at, (error) => {
+        inFlight--;
+        if (error !== null) {
+          failure ??= error;
+          cutAt = Math.min(cutAt ?? at, at);
+          ended = true;
+          pending = [];
+          size = 0;
+          return settle();
+        }
+        next();
+        if (!ended && size < WRITE_BLOCK) body.resume();
+      });
+    };
+    const stop = (error?: unknown): void => {
+      if (ended) return;
+      if (error !== undefined) failure ??= error;
+      ended = true;
+      next();
+    };
+    // Nothing flows until the file is open.
+    body.pause();
+    body.on('data', (chunk: Buffer) => {
+      if (ended) return;
       pending.push(chunk);
       size += chunk.length;
       onChunk(chunk.length);
-      if (size >= WRITE_BLOCK) await flush();
-    }
-  } catch (error) {
-    failure = error;
-  }
-  try {
-    await flush();
-    await writing;
-  } catch (error) {
-    failure ??= error;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-  if (failure !== undefined) discard(body);
-  return failure;
+      if (size < WRITE_BLOCK) return;
+      if (inFlight >= WRITES_IN_FLIGHT) body.pause();
+      else next();
+    });
+    body.on('end', () => stop());
+    body.on('error', (error) => stop(error));
+    body.on('close', () => stop(body.complete ? undefined : Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })));
+    open(path, start === 0 ? 'w' : 'r+', (error, opened) => {
+      if (error !== null) {
+        failure ??= error;
+        ended = true;
+        return settle();
+      }
+      fd = opened;
+      if (ended) next();
+      else body.resume();
+    });
+  });
 }

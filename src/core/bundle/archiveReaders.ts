@@ -1,0 +1,149 @@
+/**
+ * Reading a tar.gz or a zip into a staging folder, entry by entry, every entry through the
+ * rules before anything touches the disk. This runs on the extraction's worker thread
+ * (extractWorker.ts): the staging folder writes synchronously.
+ */
+import { createReadStream } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { Parser, type ReadEntry } from 'tar';
+import * as yauzl from 'yauzl';
+import { AbortedError } from '../api/errors';
+import { corruptArchive, REFUSED, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
+import type { Staging } from './staging';
+
+/** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
+export function classify(error: unknown): Error {
+  if (error instanceof UnsafeArchiveError || error instanceof AbortedError) return error;
+  if (error instanceof Error && 'syscall' in error) return error;
+  return corruptArchive(error);
+}
+
+/** Bytes per read of the archive and per inflated chunk (Node's default is 16 KiB). */
+const CHUNK = 256 * 1024;
+/** Inflated chunks waiting for the parser before inflating pauses. */
+const QUEUED_CHUNKS = 2;
+/** Room for headers, padding and PAX records in the decompressed tar stream, per entry. */
+const TAR_OVERHEAD_PER_ENTRY = 8 * 1024;
+
+/**
+ * A tar.gz. Inflated chunks queue briefly for the parser and the disk, so that the next chunk
+ * inflates on the thread pool while this thread parses and writes the one before (piped
+ * straight in, the two take turns: a third of the time lost). The whole decompressed stream is
+ * bounded, whatever its headers say; what follows the end of the archive is counted, not parsed.
+ */
+export function readTar(archivePath: string, staging: Staging): Promise<void> {
+  return new Promise<void>((done, reject) => {
+    const source = createReadStream(archivePath, { highWaterMark: CHUNK });
+    const gunzip = createGunzip({ chunkSize: CHUNK });
+    const parser = new Parser({ strict: true, zstd: false });
+    const queue: Buffer[] = [];
+    let streamed = 0;
+    let scheduled = false;
+    let inflated = false;
+    let atEnd = false;
+    let failed = false;
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      source.destroy();
+      gunzip.destroy();
+      staging.release();
+      reject(classify(error));
+    };
+    // Everything the parser does for a chunk (entries, their bytes, our writes) happens inside
+    // `parser.write`, so whatever throws on the way ends up here.
+    const feed = (): void => {
+      scheduled = false;
+      try {
+        for (let chunk = queue.shift(); chunk !== undefined && !failed; chunk = queue.shift()) {
+          streamed += chunk.length;
+          staging.checkAborted();
+          if (streamed > staging.maxTotalBytes + (staging.entries + 1) * TAR_OVERHEAD_PER_ENTRY + 2 * 1024 ** 2) throw staging.tooLarge();
+          if (!atEnd) parser.write(chunk);
+        }
+        if (failed) return;
+        if (inflated) parser.end();
+        else gunzip.resume();
+      } catch (error) {
+        fail(error);
+      }
+    };
+    const schedule = (): void => {
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(feed);
+    };
+    parser.on('entry', (entry: ReadEntry) => {
+      const admitted = staging.admit(entry.path, tarEntryKind(entry.type), entry.size, entry.linkpath);
+      if (admitted?.kind === 'file') {
+        const file = staging.file(admitted.path, entry.path);
+        entry.on('data', (chunk: Buffer) => file.write(chunk));
+        entry.on('end', () => file.close());
+        return;
+      }
+      if (admitted !== undefined) staging.directory(admitted.path, entry.path);
+      entry.resume();
+    });
+    parser.on('ignoredEntry', (entry: ReadEntry) => {
+      staging.entries++;
+      fail(new UnsafeArchiveError('unsupported', `The bundle holds an entry that cannot be extracted (${entry.path}, tar type ${entry.type}).${REFUSED}`, entry.path));
+    });
+    parser.on('eof', () => {
+      atEnd = true;
+    });
+    parser.on('error', (error: unknown) => fail(corruptArchive(error)));
+    parser.on('end', () => {
+      if (!failed) done();
+    });
+    gunzip.on('data', (chunk: Buffer) => {
+      queue.push(chunk);
+      if (queue.length >= QUEUED_CHUNKS) gunzip.pause();
+      schedule();
+    });
+    gunzip.on('end', () => {
+      inflated = true;
+      schedule();
+    });
+    gunzip.on('error', (error) => fail(corruptArchive(error)));
+    source.on('error', fail);
+    source.pipe(gunzip);
+  });
+}
+
+/** A zip: yauzl reads the central directory, then each entry's bytes, checked against its sizes. */
+export async function readZip(archivePath: string, staging: Staging): Promise<void> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.openPromise(archivePath, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true });
+  } catch (error) {
+    throw classify(error);
+  }
+  try {
+    if (zip.entryCount > staging.maxEntries) throw staging.tooManyEntries();
+    for await (const entry of zip.eachEntry()) {
+      // Our own reading of the name: backslashes kept, so that the checks see them.
+      const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+      const admitted = staging.admit(name, zipEntryKind(name, entry.externalFileAttributes), entry.uncompressedSize);
+      if (admitted?.kind === 'directory') staging.directory(admitted.path, name);
+      if (admitted?.kind !== 'file') continue;
+      if (!entry.canDecodeFileData()) {
+        const why = entry.isEncrypted() ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
+        throw new UnsafeArchiveError('unsupported', `The bundle holds a file that cannot be read (${name}: ${why}).${REFUSED}`, name);
+      }
+      const file = staging.file(admitted.path, name);
+      // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.
+      const stream = await zip.openReadStreamPromise(entry);
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) file.write(chunk);
+      } finally {
+        stream.destroy();
+      }
+      file.close();
+    }
+  } catch (error) {
+    throw classify(error);
+  } finally {
+    staging.release();
+    zip.close();
+  }
+}
