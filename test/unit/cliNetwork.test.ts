@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { TestProxy } from '../support/proxy';
+import { collector } from './support/collector';
 
 const CLI = resolve(__dirname, '../../../dist/cli.js');
 const KEY = 'da_cli_network_key_0b3f';
@@ -56,6 +57,8 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process)', f
     return new Promise((done) => {
       execFile(process.execPath, [CLI, ...args], { env: merged, cwd: dir }, (error, stdout, stderr) => {
         printed.push(stdout, stderr);
+        collector.record(`cli: docs-admin ${args.join(' ')} (stdout)`, stdout);
+        collector.record(`cli: docs-admin ${args.join(' ')} (stderr)`, stderr);
         done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
       });
     });

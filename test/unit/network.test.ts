@@ -6,10 +6,10 @@ import { AdminApiClient, NetworkError } from '../../src/core/api';
 import { downloadBundle } from '../../src/core/bundle/download';
 import { BundleDownloadError } from '../../src/core/bundle/errors';
 import { BundleLinks } from '../../src/core/bundle/linkCache';
-import type { Logger } from '../../src/core/log';
 import { Network, type NetworkConfig } from '../../src/core/net/network';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { TestProxy } from '../support/proxy';
+import { recordingLogger } from './support/logger';
 import { Simulator } from '../simulator';
 
 const KEY = 'da_test_network_key_9d21';
@@ -22,9 +22,8 @@ describe('proxies and certificates: the API client and the bundle download over 
   let tlsSim: Simulator;
   let proxy: TestProxy;
   let dir: string;
-  const logged: string[] = [];
   const messages: string[] = [];
-  const log: Logger = { trace: (l) => logged.push(l), debug: (l) => logged.push(l), info: (l) => logged.push(l), warn: (l) => logged.push(l), error: (l) => logged.push(l) };
+  const log = recordingLogger('network');
   const open: AdminApiClient[] = [];
 
   before(async () => {
@@ -47,7 +46,7 @@ describe('proxies and certificates: the API client and the bundle download over 
     rmSync(dir, { recursive: true, force: true });
     pki.remove();
     // Nothing logged or shown in the whole file holds the key or a proxy password.
-    const text = [...logged, ...messages].join('\n');
+    const text = [...log.lines, ...messages].join('\n');
     assert.ok(!text.includes(KEY), 'the key was logged');
     assert.ok(!text.includes('s3cret-pw'), 'a proxy password was logged');
     assert.ok(!text.includes(Buffer.from('alice:s3cret-pw').toString('base64')), 'a proxy credential was logged');
