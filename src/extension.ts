@@ -25,6 +25,7 @@ import { PreviewManager } from './vscode/preview';
 import { ValuesDiagnostics } from './vscode/values/diagnostics';
 import { availabilityNote } from './core/deploy/availability';
 import { readConfig } from './vscode/config';
+import { SetupProgress } from './vscode/walkthrough';
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
 export interface DocsAdminInternals {
@@ -37,6 +38,7 @@ export interface DocsAdminInternals {
   notifier: Notifier;
   previews: PreviewManager;
   values: ValuesDiagnostics;
+  setup: SetupProgress;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -71,7 +73,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     agentView.description = session.environment.name;
     exportView.description = session.environment.name;
   };
-  const deps = { context, session, keys, log, channel, reveal };
+  const setup = new SetupProgress(session, keys, context.globalState);
+  const deps = { context, session, keys, log, channel, reveal, setup };
   const previews = new PreviewManager(log);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
@@ -84,7 +87,11 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     agentView,
     exportView,
     statusBar,
+    setup,
     command('docsAdmin.logs.show', deps, () => channel.show(true)),
+    command('docsAdmin.walkthrough.open', deps, () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#gettingStarted`, false),
+    ),
     ...registerKeyCommands(deps),
     ...registerSettingCommands(deps),
     ...registerJobCommands(deps),
@@ -121,7 +128,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .rebuild()
     .then(() => seedPlaygroundKey(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, activationMs: performance.now() - started };
 }
 
 /**

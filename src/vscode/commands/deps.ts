@@ -3,6 +3,7 @@ import type { Logger } from '../../core/log';
 import type { KeyStore } from '../keys';
 import type { Session } from '../session';
 import type { JobNode } from '../tree/jobsTree';
+import type { SetupProgress } from '../walkthrough';
 
 export interface Deps {
   context: vscode.ExtensionContext;
@@ -11,6 +12,8 @@ export interface Deps {
   log: Logger;
   channel: vscode.LogOutputChannel;
   reveal: (node: JobNode) => void;
+  /** The walkthrough's progress (a publish completes its last step). */
+  setup: SetupProgress;
 }
 
 /**

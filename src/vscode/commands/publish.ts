@@ -87,6 +87,7 @@ export function register(deps: Deps): vscode.Disposable {
       return undefined;
     }
     await rememberJob(deps, uri, result.jobId);
+    await deps.setup.markPublished();
     const where = vscode.workspace.asRelativePath(uri);
     void vscode.window.showInformationMessage(`Published ${domain.domain}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}: ${where} ${result.valuesChanged ? 'updated' : 'unchanged'}${result.rolledOut ? ', rollout done' : ''}.`);
     return result;
