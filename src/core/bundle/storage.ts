@@ -138,6 +138,8 @@ export async function writeBody(body: http.IncomingMessage, path: string, start:
     pending = [];
     size = 0;
     writing = writeBlock(block, position);
+    // Awaited at the next flush; until then a failed write (ENOSPC) must not count as unhandled (it ends the CLI).
+    writing.catch(() => undefined);
     position += block.length;
   };
   let failure: unknown;
