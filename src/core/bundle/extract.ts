@@ -20,6 +20,7 @@ import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { AbortedError } from '../api/errors';
 import { archiveKindOf, corruptArchive, notAnArchive, REFUSED, tarEntryKind, UnsafeArchiveError, zipEntryKind, type ArchiveKind } from './archivePaths';
+import { ensureRoomForExtraction, extractionDiskError } from './diskSpace';
 import { Staging } from './staging';
 
 export { notAnArchive, UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
@@ -277,6 +278,7 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   const kind = archiveKindOf(head);
   if (kind === undefined) throw notAnArchive(head);
   if ((await folderState(target)) === 'full' && options.replace !== true) throw new TargetFolderError('notEmpty', target);
+  await ensureRoomForExtraction(archivePath, kind, dirname(target));
   const created = await mkdir(dirname(target), { recursive: true });
   const root = sibling(target, 'partial');
   await mkdir(root);
@@ -291,7 +293,7 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
     await staging.drain().catch(() => undefined);
     await rm(root, { recursive: true, force: true });
     if (created !== undefined) await removeEmptyFolders(dirname(target), created);
-    throw error;
+    throw extractionDiskError(error, dirname(target));
   }
   staging.report();
   return staging.summary(kind);
