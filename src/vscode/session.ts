@@ -33,6 +33,15 @@ export class Session implements vscode.Disposable {
   readonly onDidTransition = this.onTransitionEmitter.event;
   private building: Promise<void> = Promise.resolve();
   private linkTick: NodeJS.Timeout | undefined;
+  /**
+   * Other windows share globalState: their writes reach this window's copy, with no event. So
+   * when this window is focused again, it reads what they tracked, stopped or downloaded.
+   */
+  private readonly focusListener = vscode.window.onDidChangeWindowState((state) => {
+    if (!state.focused) return;
+    this.current?.service.reload();
+    this.current?.shelf.reload();
+  });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -183,6 +192,7 @@ export class Session implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.focusListener.dispose();
     this.teardown();
     this.onJobsEmitter.dispose();
     this.onStateEmitter.dispose();
