@@ -139,7 +139,7 @@ function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promi
       child.on('error', (error) => fail(new RolloutError(`The rollout command could not run: ${error.message}.`)));
       child.on('close', (code, sig) => {
         if (code === 0) return done();
-        fail(new RolloutError(`The rollout command failed (${sig === null ? `exit code ${String(code)}` : `signal ${sig}`}); the values file was put back as it was.`, code ?? undefined));
+        fail(new RolloutError(`The rollout command failed (${sig === null ? `exit code ${String(code)}` : `signal ${sig}`}).`, code ?? undefined));
       });
     });
 }
