@@ -5,12 +5,14 @@
  * (VS Code's globalState in the extension, a plain object in tests).
  *
  * Every window of VS Code shares that store: another window's writes reach this one's copy a
- * moment later, and nothing says so (microsoft/vscode#131182). So a write never puts this
- * window's whole list back: it reads the store again and applies this window's one change (an
- * add, a removal, a snapshot) to what is there (storedJobs.ts); and `reload()`, when the window
- * regains focus, brings in what other windows did. A stop is also marked under
- * `<key>.stopped`, so that two writes crossing each other can be told apart from a stop: a job
- * this window tracks that a crossing write dropped is put back, one stopped elsewhere is not.
+ * moment later, and nothing says so (microsoft/vscode#131182); this window's own copy can even
+ * briefly show an older state while its writes travel. So this window's list is its own truth
+ * for what it did, and the store is merged in: a job another window tracks is added, one it
+ * stopped is dropped (a stop is marked with its time under `<key>.stopped`, so an older copy
+ * of the job never brings it back, and tracking it again later does), a finished reading wins
+ * over a running one. Every write puts this window's jobs onto the stored items as they are now,
+ * so nothing another window wrote, nor anything this version cannot read, is lost. `reload()`
+ * (when the window regains focus) merges without a change of its own.
  *
  * A stored entry that cannot be read is skipped with a log line (once per window) and kept as
  * it was, in place: it never wipes the list, and a newer version's entries and fields survive
@@ -18,7 +20,8 @@
  */
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
-import { applyChange, MAX_STOPPED, parseStopped, parseStored, same, type Change, type StoredJobs } from './storedJobs';
+import { isTerminal } from './present';
+import { parseStopped, parseStored, same, serializeStopped, writeBack, type StopMarks, type StoredJobs } from './storedJobs';
 
 export interface KeyValueStore {
   get(key: string): unknown;
@@ -35,23 +38,28 @@ export interface Elsewhere {
   removed: JobKey[];
 }
 
+type Change = { kind: 'add'; job: TrackedJob } | { kind: 'remove'; key: JobKey } | { kind: 'snapshot'; key: JobKey; snapshot: AgentJob | ExportJob };
+
 export class JobRegistry {
   private jobs = new Map<JobKey, TrackedJob>();
+  /** Every stop this window has seen or made, with its time. */
+  private readonly stops: StopMarks = new Map();
   private unreadable = 0;
   private readonly logged = new Set<string>();
   private readonly listeners = new Set<(keys: JobKey[], elsewhere: Elsewhere) => void>();
-  /** The store's value last read or written, and what it holds: parsed again only when another window replaced it. */
+  /** The store's value last read, and what it holds: parsed again only when it is another value. */
   private cache: { raw: unknown; parsed: StoredJobs } | undefined;
 
   constructor(
     private readonly store: KeyValueStore,
     private readonly storageKey: string,
     private readonly log: Logger,
+    private readonly now: () => number = Date.now,
   ) {
     this.reload();
   }
 
-  /** Reads the store again (other windows may have written it); tells listeners what changed. */
+  /** Merges what other windows did into this window's list; tells listeners what changed. */
   reload(): void {
     const written = this.sync(undefined);
     if (written !== undefined) written.then(undefined, (error: unknown) => this.log.warn(`Could not save the tracked jobs of ${this.storageKey}: ${error instanceof Error ? error.message : String(error)}`));
@@ -118,52 +126,84 @@ export class JobRegistry {
     return parsed;
   }
 
+  /** Whether the job was stopped (anywhere) after it was added. */
+  private stopped(key: JobKey, addedAt: number): boolean {
+    const at = this.stops.get(key);
+    return at !== undefined && at >= addedAt;
+  }
+
   /**
-   * Brings this window's list in line with the store, applying `change` if any. Read, decide and
-   * write with no await in between: a store's own copy is updated at once by `update`.
+   * Applies `change` to this window's list, merges the store in, and writes back what differs.
+   * Read, decide and write with no await in between.
    */
   private sync(change: Change | undefined): PromiseLike<unknown> | undefined {
-    const before = this.read();
-    const stoppedBefore = parseStopped(this.store.get(this.stoppedKey));
-    const own = change === undefined || change.kind === 'snapshot' ? undefined : change.kind === 'add' ? jobKey(change.job) : change.key;
-    let stored = before;
-    let stopped = stoppedBefore;
-    const stoppedSet = new Set(stopped);
-    // Crossing writes: a job stopped elsewhere that another window's write kept is dropped;
-    const storedKeys = new Set(stored.keys);
-    for (const key of stoppedSet) if (storedKeys.has(key) && !(change?.kind === 'add' && key === own)) stored = applyChange(stored, { kind: 'remove', key }) ?? stored;
-    // a job this window tracks that another window's write dropped, with no stop, is put back.
-    for (const [key, job] of this.jobs) if (!storedKeys.has(key) && !stoppedSet.has(key) && key !== own) stored = applyChange(stored, { kind: 'add', job }) ?? stored;
-    if (change !== undefined) {
-      if (own !== undefined) stopped = stopped.filter((k) => k !== own);
-      if (change.kind === 'remove') stopped = [...stopped, change.key].slice(-MAX_STOPPED);
-      stored = applyChange(stored, change) ?? stored;
+    const stored = this.read();
+    const stopsBefore = serializeStopped(this.stops);
+    for (const [key, at] of parseStopped(this.store.get(this.stoppedKey))) if (at > (this.stops.get(key) ?? -Infinity)) this.stops.set(key, at);
+    const before = this.jobs;
+    const jobs = new Map(before);
+    let own: JobKey | undefined;
+    switch (change?.kind) {
+      case 'add': {
+        own = jobKey(change.job);
+        // Tracked again after a stop: added after it, whatever the clocks say.
+        const stop = this.stops.get(own);
+        jobs.set(own, stop === undefined || change.job.addedAt > stop ? change.job : { ...change.job, addedAt: stop + 1 });
+        break;
+      }
+      case 'remove':
+        own = change.key;
+        jobs.delete(own);
+        this.stops.set(own, Math.max(this.now(), (before.get(own)?.addedAt ?? -Infinity) + 1));
+        break;
+      case 'snapshot': {
+        const job = jobs.get(change.key);
+        const updated = job === undefined ? undefined : ({ ...job, snapshot: change.snapshot } as TrackedJob);
+        // A finished job does not go back to running from a late reading.
+        if (job !== undefined && updated !== undefined && !(isTerminal(job) && !isTerminal(updated))) jobs.set(change.key, updated);
+        break;
+      }
+      default:
+        break;
     }
+    // What other windows did: their jobs come in, their stops take ours out, a finished reading wins.
+    for (const [key, job] of stored.jobs) {
+      if (this.stopped(key, job.addedAt)) continue;
+      const mine = jobs.get(key);
+      if (mine === undefined) {
+        if (key !== own) jobs.set(key, job);
+      } else if (isTerminal(job) && !isTerminal(mine)) jobs.set(key, { ...mine, snapshot: job.snapshot } as TrackedJob);
+    }
+    for (const [key, job] of jobs) if (this.stopped(key, job.addedAt)) jobs.delete(key);
+
     const writes: PromiseLike<void>[] = [];
+    const stops = serializeStopped(this.stops);
     // The stop first: a window that sees the shorter list sees why.
-    if (!same(stopped, stoppedBefore)) writes.push(this.store.update(this.stoppedKey, stopped));
-    if (stored !== before) {
-      writes.push(this.store.update(this.storageKey, stored.items));
-      this.cache = { raw: stored.items, parsed: stored };
+    if (!same(stops, stopsBefore) || !same(stops, serializeStopped(parseStopped(this.store.get(this.stoppedKey))))) writes.push(this.store.update(this.stoppedKey, stops));
+    const next = writeBack(stored, jobs, (key, addedAt) => this.stopped(key, addedAt));
+    if (next !== stored) {
+      writes.push(this.store.update(this.storageKey, next.items));
+      // The store may keep a copy of its own (ExtHostMemento clones what it is given): that is what the next read gets.
+      this.cache = { raw: this.store.get(this.storageKey), parsed: next };
     }
-    this.adopt(stored, own);
+    this.adopt(jobs, stored.unreadable, own);
     return writes.length === 0 ? undefined : Promise.all(writes);
   }
 
-  /** Takes `stored` as this window's list; tells listeners which rows changed, and which came or went elsewhere. */
-  private adopt(stored: StoredJobs, own: JobKey | undefined): void {
+  /** Takes `jobs` as this window's list; tells listeners which rows changed, and which came or went elsewhere. */
+  private adopt(jobs: Map<JobKey, TrackedJob>, unreadable: number, own: JobKey | undefined): void {
     const before = this.jobs;
-    this.jobs = stored.jobs;
-    this.unreadable = stored.unreadable;
+    this.jobs = jobs;
+    this.unreadable = unreadable;
     const changed: JobKey[] = [];
     const elsewhere: Elsewhere = { added: [], removed: [] };
-    for (const [key, job] of this.jobs) {
+    for (const [key, job] of jobs) {
       const old = before.get(key);
       if (old === undefined && key !== own) elsewhere.added.push(key);
-      if (old === undefined || !same(old, job)) changed.push(key);
+      if (old === undefined || (old !== job && !same(old, job))) changed.push(key);
     }
     for (const key of before.keys()) {
-      if (this.jobs.has(key)) continue;
+      if (jobs.has(key)) continue;
       changed.push(key);
       if (key !== own) elsewhere.removed.push(key);
     }

@@ -1,12 +1,13 @@
 /**
- * The tracked-jobs list as it sits in storage, read and changed without I/O. Readable entries
- * become jobs; the rest are kept as they are, in place. A change (an add, a removal, a new
- * snapshot) is applied to the stored items, never to a list rebuilt from memory, so whatever
- * this version cannot read, and whatever another window wrote, stays.
+ * The tracked-jobs list as it sits in storage, read and written back without I/O. Readable
+ * entries become jobs; the rest are kept as they are, in place. This window's jobs are written
+ * onto the stored items, never as a list rebuilt from memory, so whatever this version cannot
+ * read, and whatever another window wrote, stays. Stops are marked with their time, so a job
+ * stopped in one window is not brought back by another's older copy, while one tracked again
+ * after the stop is.
  */
 import * as z from 'zod/mini';
 import { describeIssue } from '../api/schemas';
-import type { AgentJob, ExportJob } from '../api/types';
 import { jobKey, type JobKey, type TrackedJob } from './jobKey';
 import { isTerminal } from './present';
 
@@ -33,8 +34,6 @@ const entrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('agent'), id, addedAt: z.number() }),
   z.object({ kind: z.literal('export'), id, addedAt: z.number(), domain: z.optional(z.string()) }),
 ]);
-
-export type Change = { kind: 'add'; job: TrackedJob } | { kind: 'remove'; key: JobKey } | { kind: 'snapshot'; key: JobKey; snapshot: AgentJob | ExportJob };
 
 export interface StoredJobs {
   /** The stored items as they are, readable or not. */
@@ -106,42 +105,56 @@ export function parseStored(raw: unknown, storageKey: string): StoredJobs {
   return out;
 }
 
-/** What is stored, with one change applied; undefined when there is nothing to write. */
-export function applyChange(stored: StoredJobs, change: Change): StoredJobs | undefined {
-  const { items, keys } = stored;
-  const next = (nextItems: unknown[], nextKeys: (JobKey | undefined)[], jobs: Map<JobKey, TrackedJob>): StoredJobs => ({ ...stored, items: nextItems, keys: nextKeys, jobs, problems: [] });
-  switch (change.kind) {
-    case 'add': {
-      const key = jobKey(change.job);
-      if (stored.jobs.has(key)) return undefined;
-      // Stored already, among those not shown: shown from now on, as stored.
-      if (keys.includes(key)) return next(items, keys, new Map(stored.jobs).set(key, change.job));
-      return next([...items, change.job], [...keys, key], new Map(stored.jobs).set(key, change.job));
+/**
+ * The stored items brought in line with this window's jobs: an item stopped (by `isStopped`) is
+ * left out, an item of a job this window shows takes its fields (the ones it does not know are
+ * kept), a job this window shows that the store lacks is appended. Unreadable items stay in
+ * place. Gives what is stored then, or `stored` itself when nothing differs.
+ */
+export function writeBack(stored: StoredJobs, shown: ReadonlyMap<JobKey, TrackedJob>, isStopped: (key: JobKey, addedAt: number) => boolean): StoredJobs {
+  let dirty = false;
+  const present = new Set<JobKey>();
+  const items: unknown[] = [];
+  const keys: (JobKey | undefined)[] = [];
+  for (const [i, item] of stored.items.entries()) {
+    const key = stored.keys[i];
+    const job = key === undefined ? undefined : shown.get(key);
+    if (key !== undefined && job === undefined && isStopped(key, (item as { addedAt: number }).addedAt)) {
+      dirty = true;
+      continue;
     }
-    case 'remove': {
-      if (!keys.includes(change.key)) return undefined;
-      const jobs = new Map(stored.jobs);
-      jobs.delete(change.key);
-      const kept = keys.map((k, i) => (k === change.key ? -1 : i)).filter((i) => i >= 0);
-      return next(kept.map((i) => items[i]), kept.map((i) => keys[i]), jobs);
-    }
-    case 'snapshot': {
-      const at = keys.indexOf(change.key);
-      const current = stored.jobs.get(change.key);
-      if (at < 0 || current === undefined) return undefined;
-      const updated = { ...current, snapshot: change.snapshot } as TrackedJob;
-      // A job another window saw end does not go back to running from an older reading here.
-      if ((isTerminal(current) && !isTerminal(updated)) || same(current.snapshot, change.snapshot)) return undefined;
-      const nextItems = items.map((item, i) => (i === at ? { ...(item as object), snapshot: change.snapshot } : item));
-      return next(nextItems, keys, new Map(stored.jobs).set(change.key, updated));
-    }
+    if (key !== undefined) present.add(key);
+    // Fields this version does not know, and a reading it could not read (until a new one), stay.
+    const merged = job === undefined || job === stored.jobs.get(key as JobKey) ? item : { ...(item as object), ...job };
+    if (merged !== item && !same(merged, item)) dirty = true;
+    items.push(merged);
+    keys.push(key);
   }
+  for (const [key, job] of shown) {
+    if (present.has(key)) continue;
+    dirty = true;
+    items.push(job);
+    keys.push(key);
+  }
+  return dirty ? { items, keys, jobs: new Map(shown), unreadable: stored.unreadable, problems: [] } : stored;
 }
 
-/** The keys of jobs stopped in some window (so another window does not bring them back), newest last. */
-export function parseStopped(raw: unknown): JobKey[] {
-  return Array.isArray(raw) ? raw.filter((k): k is JobKey => typeof k === 'string' && /^(agent|export):/.test(k)) : [];
+/** When each job was last stopped (in any window, as far as this one knows). */
+export type StopMarks = Map<JobKey, number>;
+
+export function parseStopped(raw: unknown): StopMarks {
+  const marks: StopMarks = new Map();
+  if (!Array.isArray(raw)) return marks;
+  for (const item of raw) {
+    const { key, at } = (item ?? {}) as { key?: unknown; at?: unknown };
+    if (typeof key === 'string' && /^(agent|export):/.test(key) && typeof at === 'number') marks.set(key as JobKey, Math.max(at, marks.get(key as JobKey) ?? 0));
+  }
+  return marks;
 }
 
 /** Kept short: a stop only has to outlive the other windows' copies of the job. */
 export const MAX_STOPPED = 500;
+
+export function serializeStopped(marks: StopMarks): { key: JobKey; at: number }[] {
+  return [...marks].sort((a, b) => a[1] - b[1]).slice(-MAX_STOPPED).map(([key, at]) => ({ key, at }));
+}
