@@ -236,7 +236,9 @@ export class JobsService {
       const hadError = this.errors.delete(key);
       const changed = await this.options.registry.updateSnapshot(key, snapshot);
       if (hadError && !changed) this.emitChange([key]);
-      this.setState({ kind: 'ok' });
+      // A reading that was under way when the key was rejected (or removed) does not say "ok":
+      // polling stays paused, and the state must say why.
+      if (!this.scheduler.isPaused) this.setState({ kind: 'ok' });
       const updated = this.options.registry.get(key);
       // Stopped in another window meanwhile: no row, no notification, no more polls.
       if (updated === undefined) return { kind: 'ok', terminal: true, changed: false };
