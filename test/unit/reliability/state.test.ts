@@ -280,9 +280,9 @@ describe('reliability: state', function () {
       await b.add({ kind: 'agent', id: 'y', addedAt: 2 });
       shared.propagate();
       assert.deepEqual((shared.read(KEY) as TrackedJob[]).map(jobKey), ['agent:x', 'agent:y']);
-      assert.deepEqual(b.list().map(jobKey), ['agent:x', 'agent:y'], 'B saw X when it wrote');
+      assert.deepEqual(b.list().map(jobKey).sort(), ['agent:x', 'agent:y'], 'B saw X when it wrote');
       a.reload();
-      assert.deepEqual(a.list().map(jobKey), ['agent:x', 'agent:y']);
+      assert.deepEqual(a.list().map(jobKey).sort(), ['agent:x', 'agent:y']);
     });
 
     it('A and B track jobs at the same moment (their writes cross): the one the store dropped is put back at the next focus', async () => {
@@ -293,10 +293,10 @@ describe('reliability: state', function () {
       shared.propagate();
       assert.deepEqual((shared.read(KEY) as TrackedJob[]).map(jobKey), ['agent:y'], 'last write wins in the store');
       a.reload();
-      assert.deepEqual(a.list().map(jobKey), ['agent:y', 'agent:x'], 'A still shows X, and Y');
+      assert.deepEqual(a.list().map(jobKey).sort(), ['agent:x', 'agent:y'], 'A still shows X, and Y');
       shared.propagate();
       b.reload();
-      assert.deepEqual(b.list().map(jobKey), ['agent:y', 'agent:x']);
+      assert.deepEqual(b.list().map(jobKey).sort(), ['agent:x', 'agent:y']);
       assert.deepEqual((shared.read(KEY) as TrackedJob[]).map(jobKey), ['agent:y', 'agent:x']);
     });
 
@@ -357,6 +357,30 @@ describe('reliability: state', function () {
       shared.propagate();
       assert.equal((shared.read(KEY) as TrackedJob[])[0]?.snapshot?.status, 'completed');
       assert.equal(a.get('export:x')?.snapshot?.status, 'completed', 'A shows what B saw');
+    });
+
+    it('this window\'s own copy shows an older state for a moment (VS Code echoes writes late): nothing this window did is undone', async () => {
+      const store = shared.window();
+      const registry = open(store);
+      await registry.add({ kind: 'agent', id: 'x', addedAt: 1 });
+      const onlyX = JSON.parse(JSON.stringify(store.get(KEY))) as unknown;
+      await registry.add({ kind: 'agent', id: 'y', addedAt: 2 });
+      await registry.updateSnapshot('agent:y', agentSnapshot('y', 'completed'));
+      const withY = JSON.parse(JSON.stringify(store.get(KEY))) as unknown;
+      const stopsBefore = JSON.parse(JSON.stringify(store.get(`${KEY}.stopped`) ?? null)) as unknown;
+      // The echo of the first write arrives after the later ones: Y is gone from this window's copy.
+      store.data.set(KEY, onlyX);
+      registry.reload();
+      assert.deepEqual(registry.list().map(jobKey).sort(), ['agent:x', 'agent:y']);
+      assert.equal(registry.get('agent:y')?.snapshot?.status, 'completed');
+      assert.deepEqual(store.get(KEY), withY, 'written back whole');
+      // A stop, then an echo from before it: X stays stopped.
+      await registry.remove('agent:x');
+      store.data.set(KEY, withY);
+      store.data.set(`${KEY}.stopped`, stopsBefore);
+      registry.reload();
+      assert.deepEqual(registry.list().map(jobKey), ['agent:y']);
+      assert.deepEqual((store.get(KEY) as TrackedJob[]).map(jobKey), ['agent:y']);
     });
 
     it('unreadable entries survive writes from both windows', async () => {
@@ -424,6 +448,34 @@ describe('reliability: state', function () {
         assert.ok(!sim.requests.some((r) => r.path.endsWith('/job/x')), 'B no longer asks about X');
         assert.deepEqual((shared.read(KEY) as TrackedJob[]).map(jobKey), ['agent:y']);
       });
+    });
+  });
+
+  describe('a reading being saved when the key is rejected', () => {
+    it('the state stays "key rejected" (polling is paused), not "ok" from the reading that finished last', async () => {
+      const sim = await Simulator.start({ timeScale: 1_000 });
+      const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, maxAttempts: 1 });
+      // globalState's writes resolve once they reach the window's storage: a moment later.
+      const inner = new MemoryStore();
+      let slowWrites = false;
+      const slow: KeyValueStore = { get: (k) => inner.get(k), update: (k, v) => inner.update(k, v).then(() => new Promise<void>((r) => setTimeout(r, slowWrites ? 300 : 0))) };
+      const service = new JobsService({ client, registry: new JobRegistry(slow, KEY, recorder()), clock: systemClock, isFocused: () => true, log: recorder(), floorMs: 20, ceilingMs: 50 });
+      try {
+        sim.addAgentJob({ id: 'a', durationMs: 3_600_000 });
+        sim.addAgentJob({ id: 'b', durationMs: 3_600_000 });
+        // The first request answers (after 100 ms, once the writes are slow); the second finds the key revoked.
+        sim.injectFault({ route: 'agent.get', kind: 'delay', ms: 100 });
+        sim.injectFault({ route: 'agent.get', kind: 'status', status: 401, body: { error: 'Invalid or missing API key' }, times: Infinity });
+        await Promise.all([service.trackAgentJob('a'), service.trackAgentJob('b')]);
+        slowWrites = true;
+        await waitFor('the rejection', () => service.currentState.kind === 'unauthorized');
+        await new Promise((r) => setTimeout(r, 600));
+        assert.equal(service.currentState.kind, 'unauthorized', 'a is saved after b was rejected; the state still says why nothing is polled');
+      } finally {
+        service.dispose();
+        await client.close();
+        await sim.stop();
+      }
     });
   });
 
