@@ -119,13 +119,17 @@ describe('reliability in the editor: hostile input, shared state, values changed
       await globalState().update(`${KEY}.stopped`, undefined);
     });
 
-    it('two registries on the one memento: both jobs kept, a stop not undone; the memento gives back what it was given', async () => {
+    it('two registries on the one memento: both jobs kept, a stop not undone; the memento keeps a copy, the same until it changes', async () => {
       const a = new JobRegistry(globalState(), KEY, silentLogger);
       const b = new JobRegistry(globalState(), KEY, silentLogger);
       await a.add({ kind: 'agent', id: 'x', addedAt: 1 });
       await b.add({ kind: 'agent', id: 'y', addedAt: 2 });
+      const given = [{ kind: 'agent', id: 'probe', addedAt: 3 }];
+      await globalState().update(`${KEY}.probe`, given);
+      assert.notEqual(globalState().get(`${KEY}.probe`), given, 'ExtHostMemento keeps a clone of what it is given');
+      assert.equal(globalState().get(`${KEY}.probe`), globalState().get(`${KEY}.probe`), 'and returns that same clone until it changes (the registry caches its parse on it)');
+      await globalState().update(`${KEY}.probe`, undefined);
       const written = globalState().get(KEY);
-      assert.equal(globalState().get(KEY), written, 'ExtHostMemento returns the same value until it changes (the registry relies on it to skip parsing)');
       assert.deepEqual((written as TrackedJob[]).map(jobKey), ['agent:x', 'agent:y']);
       await a.remove('agent:y');
       await b.updateSnapshot('agent:y', { id: 'y', status: 'active', rawStatus: 'active', source: { repository: 'https://github.com/acme/docs', ref: null }, model: 'm', prLink: null, createdAt: '2026-11-23T10:00:00Z', archivedAt: null });
