@@ -11,7 +11,6 @@
  */
 import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import * as yauzl from 'yauzl';
 import type { ArchiveKind } from './archivePaths';
 import { BundleDownloadError } from './errors';
 
@@ -85,27 +84,48 @@ async function gzipTrailerSize(path: string): Promise<number | undefined> {
   }
 }
 
-/** The sum of the central directory's expanded sizes (it is read, not the entries' data). */
-function zipDeclaredSize(path: string): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: false }, (error, zip) => {
-      // A zip that does not open is the extractor's to refuse, with its own words.
-      if (error !== null) return resolve(undefined);
-      let total = 0;
-      const done = (value: number | undefined) => {
-        zip.removeAllListeners();
-        zip.close();
-        resolve(value);
-      };
-      zip.on('entry', (entry: yauzl.Entry) => {
-        total += entry.uncompressedSize;
-        zip.readEntry();
-      });
-      zip.on('end', () => done(total));
-      zip.on('error', () => done(undefined));
-      zip.readEntry();
-    });
-  });
+const EOCD = 0x06054b50;
+const CENTRAL = 0x02014b50;
+/** A central directory larger than this is not read up front (the write itself is then the check). */
+const MAX_CENTRAL_DIRECTORY = 64 * 1024 * 1024;
+
+/**
+ * The sum of the expanded sizes the central directory declares, read in one go. (yauzl reads it
+ * entry by entry, about 70 µs each: 1.4 s for 20,000 entries, as long again as the extraction's
+ * own pass; one field per record is all this needs.) Undefined for ZIP64 and anything unusual:
+ * the extractor decides about those.
+ */
+async function zipDeclaredSize(path: string): Promise<number | undefined> {
+  const file = await open(path, 'r');
+  try {
+    const { size: length } = await file.stat();
+    const tail = Math.min(length, 22 + 65_535);
+    const { buffer: end } = await file.read(Buffer.alloc(tail), 0, tail, length - tail);
+    let at = -1;
+    for (let i = tail - 22; i >= 0; i--) {
+      if (end.readUInt32LE(i) === EOCD) {
+        at = i;
+        break;
+      }
+    }
+    if (at < 0) return undefined;
+    const entries = end.readUInt16LE(at + 10);
+    const cdSize = end.readUInt32LE(at + 12);
+    const cdOffset = end.readUInt32LE(at + 16);
+    if (entries === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff || cdSize > MAX_CENTRAL_DIRECTORY || cdOffset + cdSize > length) return undefined;
+    const { buffer: cd } = await file.read(Buffer.alloc(cdSize), 0, cdSize, cdOffset);
+    let total = 0;
+    for (let p = 0, n = 0; n < entries; n++) {
+      if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL) return undefined;
+      const expanded = cd.readUInt32LE(p + 24);
+      if (expanded === 0xffffffff) return undefined;
+      total += expanded;
+      p += 46 + cd.readUInt16LE(p + 28) + cd.readUInt16LE(p + 30) + cd.readUInt16LE(p + 32);
+    }
+    return total;
+  } finally {
+    await file.close();
+  }
 }
 
 /**

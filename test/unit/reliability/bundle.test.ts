@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { AdminApiClient } from '../../../src/core/api';
-import { DiskSpaceError } from '../../../src/core/bundle/diskSpace';
+import { declaredExpandedSize, DiskSpaceError } from '../../../src/core/bundle/diskSpace';
 import { downloadBundle, type DownloadOptions } from '../../../src/core/bundle/download';
 import { BundleDownloadError } from '../../../src/core/bundle/errors';
 import { extractBundle, UnsafeArchiveError, type ExtractOptions, type UnsafeArchiveReason } from '../../../src/core/bundle/extract';
@@ -559,6 +559,47 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
     });
   });
 }
+
+describe('reliability: the expanded size an archive declares (read before extracting)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-declared-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  async function declared(name: string, bytes: Buffer, kind: 'zip' | 'tar.gz'): Promise<number | undefined> {
+    const path = join(dir, name);
+    await writeFile(path, bytes);
+    return declaredExpandedSize(path, kind);
+  }
+
+  it('zip: the sum of the central directory\'s sizes, whatever the names, extra fields and comments', async () => {
+    // An extended-timestamp extra field (0x5455) on some, a comment on others, as zip tools write them.
+    const timestamp = Buffer.from([0x55, 0x54, 0x05, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00]);
+    const entries = Array.from({ length: 300 }, (_, i) => ({ name: `${'d/'.repeat(i % 7)}page-${i}.html`, data: Buffer.alloc(i * 10, 65), deflate: i % 2 === 0, ...(i % 3 === 0 ? { extra: timestamp } : {}), ...(i % 5 === 0 ? { comment: `page ${i}` } : {}) }));
+    assert.equal(await declared('a.zip', zip(entries), 'zip'), entries.reduce((n, e) => n + e.data.length, 0));
+    assert.equal(await declared('empty.zip', zip([]), 'zip'), 0);
+    const withComment = zip([{ name: 'a.html', data: 'hello' }]);
+    withComment.writeUInt16LE(7, withComment.length - 2);
+    assert.equal(await declared('comment.zip', Buffer.concat([withComment, Buffer.from('comment')]), 'zip'), 5);
+  });
+
+  it('zip: says nothing for a cut-short or ZIP64 directory (the extractor decides)', async () => {
+    const whole = zip([{ name: 'a.html', data: 'hello' }, { name: 'b.html', data: 'world' }]);
+    assert.equal(await declared('cut.zip', whole.subarray(0, whole.length - 30), 'zip'), undefined);
+    const zip64 = Buffer.from(whole);
+    zip64.writeUInt32LE(0xffffffff, zip64.length - 6);
+    assert.equal(await declared('zip64.zip', zip64, 'zip'), undefined);
+  });
+
+  it('tar.gz: the gzip trailer, unless deflate could not have reached it', async () => {
+    const tarball = rawTar([{ name: 'a.html', data: Buffer.alloc(5000, 65) }]);
+    assert.equal(await declared('a.tar.gz', gzipSync(tarball), 'tar.gz'), tarball.length);
+    const liar = gzipSync(tarball);
+    liar.writeUInt32LE(0xfffffff0, liar.length - 4);
+    assert.equal(await declared('liar.tar.gz', liar, 'tar.gz'), undefined, 'more than 1032 times the file: not believed');
+  });
+});
 
 // The site archive the simulator serves is a valid bundle: the matrix above is not refusing everything.
 describe('reliability: bundles (control)', () => {

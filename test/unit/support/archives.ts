@@ -75,6 +75,9 @@ export interface ZipEntry {
   raw?: { body: Buffer; size: number; crc: number };
   /** Lie about the expanded size. */
   declaredSize?: number;
+  /** An extra field (in both headers) and a comment (in the central directory). */
+  extra?: Buffer;
+  comment?: string;
 }
 
 /** A zip with stored or deflated entries, names written as given. */
@@ -97,20 +100,25 @@ export function zip(entries: ZipEntry[]): Buffer {
       h.writeUInt32LE(e.declaredSize ?? e.raw?.size ?? data.length, at + 16);
       h.writeUInt16LE(name.length, at + 20);
     };
+    const extra = e.extra ?? Buffer.alloc(0);
+    const comment = Buffer.from(e.comment ?? '');
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     fields(local, 6);
+    local.writeUInt16LE(extra.length, 28);
     const cd = Buffer.alloc(46);
     cd.writeUInt32LE(0x02014b50, 0);
     cd.writeUInt16LE((3 << 8) | 20, 4);
     cd.writeUInt16LE(20, 6);
     fields(cd, 8);
+    cd.writeUInt16LE(extra.length, 30);
+    cd.writeUInt16LE(comment.length, 32);
     cd.writeUInt32LE(((e.mode ?? (e.name.endsWith('/') ? 0o40755 : 0o100644)) << 16) >>> 0, 38);
     cd.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    central.push(cd, name);
-    offset += local.length + name.length + body.length;
+    locals.push(local, name, extra, body);
+    central.push(cd, name, extra, comment);
+    offset += local.length + name.length + extra.length + body.length;
   }
   const cdSize = central.reduce((n, b) => n + b.length, 0);
   const end = Buffer.alloc(22);
