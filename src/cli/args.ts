@@ -1,6 +1,7 @@
 /** The command line: which command, its arguments and options, and the help for each. */
 import { parseArgs } from 'node:util';
-import { UsageError } from './exit';
+import { checkAdminKey, checkProjectId } from '../core/jobs/input';
+import { MissingKeyError, UsageError } from './exit';
 
 export interface CommandSpec {
   /** `export download`, say. */
@@ -133,4 +134,23 @@ export function parse(argv: string[]): Parsed | { help: true; spec?: CommandSpec
     throw new UsageError(`"${spec.name}" takes ${spec.args.map((a) => `<${a}>`).join(' ')}${positionals.length > spec.args.length ? `, not ${positionals.slice(spec.args.length).map((p) => `"${p}"`).join(' ')}` : ''}. Run "docs-admin ${spec.name} --help".`);
   }
   return { spec, args: positionals, options: values };
+}
+
+/**
+ * The admin key (from DOCS_ADMIN_API_KEY) checked with the project id before anything is sent:
+ * blanks around it are dropped; blanks or characters inside, or the two swapped, are refused
+ * without repeating either (a key in a project id would travel in a request's path).
+ */
+export function checkCredentials(rawKey: string, projectId: string): string {
+  const key = checkAdminKey(rawKey);
+  if (!key.ok && key.reason === 'Paste the admin key.') throw new MissingKeyError();
+  if (!key.ok) throw new UsageError(`DOCS_ADMIN_API_KEY: ${key.reason}`);
+  if (projectId !== '' && projectId === key.value) {
+    throw new UsageError('DOCS_ADMIN_API_KEY and the project id (--project-id or DOCS_ADMIN_PROJECT_ID) hold the same value, so one of them was pasted in the wrong place; nothing was sent. The dashboard\'s API keys page shows both: the key goes only in DOCS_ADMIN_API_KEY.');
+  }
+  if (projectId !== '') {
+    const project = checkProjectId(projectId, [key.value]);
+    if (!project.ok) throw new UsageError(`the project id (--project-id or DOCS_ADMIN_PROJECT_ID): ${project.reason}`);
+  }
+  return key.value;
 }

@@ -20,8 +20,8 @@ import type { Logger } from '../core/log';
 import { loadCaFiles } from '../core/net/caFiles';
 import { Network, NetworkConfigError } from '../core/net/network';
 import { redactSecrets, redactUrl } from '../core/redact';
-import type { Parsed } from './args';
-import { EXIT, JobFailedError, MissingKeyError, UsageError } from './exit';
+import { checkCredentials, type Parsed } from './args';
+import { EXIT, JobFailedError, UsageError } from './exit';
 
 export interface Io {
   out(text: string): void;
@@ -103,9 +103,9 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (base === '') throw new UsageError('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.');
       const checked = checkBaseUrl(base);
       if (!checked.ok) throw new UsageError(checked.reason);
-      if (key === '') throw new MissingKeyError();
+      const cleanKey = checkCredentials(key, projectId);
       if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
-      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => key, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
+      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;
     },
     close: () => client?.close() ?? Promise.resolve(),
@@ -153,8 +153,8 @@ function progressLine(ctx: Context): { show(text: string): void; done(): void } 
   };
 }
 
-function jobId(parsed: Parsed): string {
-  const r = parseJobId(parsed.args[0] ?? '');
+function jobId(parsed: Parsed, key: string): string {
+  const r = parseJobId(parsed.args[0] ?? '', [key]);
   if (!r.ok) throw new UsageError(r.reason);
   return r.id;
 }
@@ -176,7 +176,7 @@ function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promi
       child.on('error', (error) => fail(new RolloutError(`The rollout command could not run: ${error.message}.`)));
       child.on('close', (code, sig) => {
         if (code === 0) return done();
-        fail(new RolloutError(`The rollout command failed (${sig === null ? `exit code ${String(code)}` : `signal ${sig}`}); the values file was put back as it was.`, code ?? undefined));
+        fail(new RolloutError(`The rollout command failed (${sig === null ? `exit code ${String(code)}` : `signal ${sig}`}).`, code ?? undefined));
       });
     });
 }
@@ -207,12 +207,12 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
   const client = await ctx.api();
   switch (parsed.spec.name) {
     case 'agent get': {
-      const job = await client.getAgentJob(jobId(parsed), { signal: ctx.io.signal });
+      const job = await client.getAgentJob(jobId(parsed, ctx.key), { signal: ctx.io.signal });
       print(ctx, job, describeAgent(job));
       return EXIT.ok;
     }
     case 'agent wait': {
-      const job = await waitForAgentJob(client, jobId(parsed), waitOptions<AgentJob>(parsed, ctx, (j) => line.show(`${j.id}: ${j.rawStatus}`)));
+      const job = await waitForAgentJob(client, jobId(parsed, ctx.key), waitOptions<AgentJob>(parsed, ctx, (j) => line.show(`${j.id}: ${j.rawStatus}`)));
       line.done();
       print(ctx, job, describeAgent(job));
       if (job.status === 'failed') throw new JobFailedError(`The agent job ${job.id} failed.`);
@@ -228,12 +228,12 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       return EXIT.ok;
     }
     case 'export status': {
-      const job = await client.getExportJob(jobId(parsed), { signal: ctx.io.signal });
+      const job = await client.getExportJob(jobId(parsed, ctx.key), { signal: ctx.io.signal });
       print(ctx, job, describeExport(job));
       return EXIT.ok;
     }
     case 'export wait': {
-      const job = await waitForExportJob(client, jobId(parsed), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
+      const job = await waitForExportJob(client, jobId(parsed, ctx.key), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
       line.done();
       print(ctx, job, describeExport(job));
       if (job.status === 'failed') throw new JobFailedError(`The export ${job.jobId} failed${job.error === undefined ? '' : `: ${job.error}`}.`);
@@ -241,7 +241,7 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
     }
     case 'export bundle': {
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
-      const issued = await links.regenerate(jobId(parsed), { signal: ctx.io.signal });
+      const issued = await links.regenerate(jobId(parsed, ctx.key), { signal: ctx.io.signal });
       const { bundle } = issued;
       const left = links.timeLeft(issued);
       const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
@@ -252,7 +252,7 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
     case 'export download': {
       const out = option(parsed, 'out');
       if (out === undefined) throw new UsageError('--out <file> is required: where to save the bundle.');
-      const id = jobId(parsed);
+      const id = jobId(parsed, ctx.key);
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
       const show = (p: DownloadProgress) =>
         line.show(`${formatBytes(p.received)}${p.total === undefined ? '' : ` of ${formatBytes(p.total)} (${Math.floor((p.received / Math.max(1, p.total)) * 100)}%)`}${p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : ''}`);

@@ -1,8 +1,9 @@
 /** Exit codes, and the one line a person reads when something failed. */
 import { AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
+import { DiskSpaceError } from '../core/bundle/diskSpace';
 import { BundleDownloadError } from '../core/bundle/errors';
 import { TargetFolderError, UnsafeArchiveError } from '../core/bundle/extract';
-import { ExportFailedError, RolloutError } from '../core/deploy/publish';
+import { ExportFailedError, RolloutError, ValuesChangedError } from '../core/deploy/publish';
 import { ValuesFileError } from '../core/deploy/values';
 
 export const EXIT = {
@@ -39,7 +40,7 @@ export class JobFailedError extends Error {
 }
 
 export function exitCodeOf(error: unknown): number {
-  if (error instanceof UsageError || error instanceof ValuesFileError || error instanceof TargetFolderError) return EXIT.usage;
+  if (error instanceof UsageError || error instanceof ValuesFileError || error instanceof TargetFolderError || error instanceof DiskSpaceError || error instanceof ValuesChangedError) return EXIT.usage;
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
   if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;

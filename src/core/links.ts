@@ -22,6 +22,10 @@ export function checkOpenableLink(link: string | null | undefined): LinkVerdict 
   } catch {
     return { ok: false, reason: 'it is not a valid URL' };
   }
+  // https://github.com@evil.example/ goes to evil.example; and a link never carries a password to open.
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && (url.username !== '' || url.password !== '')) {
+    return { ok: false, reason: 'it carries a user name or password before its host' };
+  }
   if (url.protocol === 'https:') return { ok: true, url };
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url };
   if (url.protocol === 'http:') return { ok: false, reason: 'it is plain http: to a remote host (only https: links are opened)' };
@@ -33,9 +37,14 @@ export function checkOpenableLink(link: string | null | undefined): LinkVerdict 
  * fragment. Returns the normalised URL (no trailing slash) or the reason it is refused.
  */
 export function checkBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; reason: string } {
+  const text = input.replace(/^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g, '');
+  // The URL parser drops tabs and line breaks silently: a pasted URL holding one is refused instead.
+  if (/[\p{Cc}\p{Cf}\s]/u.test(text)) return { ok: false, reason: 'The base URL holds spaces, line breaks or invisible characters: enter it on one line, such as https://api.example.com.' };
+  // "user:pw@host" or "localhost:8080" parse as a scheme; neither is what was meant.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { ok: false, reason: 'Enter a full URL, starting with https://, such as https://api.example.com.' };
   let url: URL;
   try {
-    url = new URL(input.trim());
+    url = new URL(text);
   } catch {
     return { ok: false, reason: 'Enter a full URL such as https://api.example.com.' };
   }

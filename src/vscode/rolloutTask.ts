@@ -37,7 +37,7 @@ export function runRolloutTask(valuesFile: vscode.Uri, signal?: AbortSignal): Pr
       ended.dispose();
       signal?.removeEventListener('abort', abort);
       if (e.exitCode === 0) resolve();
-      else reject(new RolloutError(`The rollout command failed (${e.exitCode === undefined ? 'it was stopped' : `exit code ${e.exitCode}`}); see its terminal. The values file was put back as it was.`, e.exitCode));
+      else reject(new RolloutError(`The rollout command failed (${e.exitCode === undefined ? 'it was stopped' : `exit code ${e.exitCode}`}); see its terminal.`, e.exitCode));
     });
     const abort = () => execution?.terminate();
     signal?.addEventListener('abort', abort, { once: true });

@@ -38,6 +38,15 @@ export class Session implements vscode.Disposable {
   private linkTick: NodeJS.Timeout | undefined;
   /** The network problems last shown, so a rebuild does not show them again. */
   private shownNetworkProblems = '';
+  /**
+   * Other windows share globalState: their writes reach this window's copy, with no event. So
+   * when this window is focused again, it reads what they tracked, stopped or downloaded.
+   */
+  private readonly focusListener = vscode.window.onDidChangeWindowState((state) => {
+    if (!state.focused) return;
+    this.current?.service.reload();
+    this.current?.shelf.reload();
+  });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -243,6 +252,7 @@ export class Session implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.focusListener.dispose();
     this.teardown();
     this.onJobsEmitter.dispose();
     this.onStateEmitter.dispose();

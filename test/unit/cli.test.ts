@@ -212,7 +212,7 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     writeFileSync(values, original);
     const failing = await cli(['publish', 'docs.acme.dev', '--values', 'values.yaml', '--rollout', `"${process.execPath}" -e "process.exit(3)"`]);
     assert.equal(failing.code, 1);
-    assert.match(failing.stderr, /rollout command failed \(exit code 3\); the values file was put back/);
+    assert.match(failing.stderr, /rollout command failed \(exit code 3\)\. .*values\.yaml was put back as it was/);
     assert.equal(readFileSync(values, 'utf8'), original);
 
     sim.setExportDefaults({ outcome: 'failed', error: 'Out of build minutes' });

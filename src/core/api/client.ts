@@ -29,6 +29,8 @@ type Area = 'agent' | 'export';
 
 function segment(value: string, what: string): string {
   if (value.trim() === '') throw new InvalidInputError(`The ${what} is empty.`);
+  // URL parsing resolves "." and ".." (even as %2E%2E), which would ask for another path.
+  if (value === '.' || value === '..') throw new InvalidInputError(`The ${what} "${value}" is not an id; it was not sent. Check the ${what}.`);
   return encodeURIComponent(value);
 }
 

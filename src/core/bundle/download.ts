@@ -18,6 +18,7 @@ import { checkOpenableLink } from '../links';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { redactSecrets } from '../redact';
+import { ensureRoomForDownload } from './diskSpace';
 import { BundleDownloadError, ExpiredLinkError } from './errors';
 import type { IssuedLink } from './linkCache';
 import { classifyFailure, failureMessage, type NetFailure } from '../net/failure';
@@ -287,6 +288,7 @@ class Download {
       throw new BundleDownloadError('size', `The storage is sending ${total} bytes, but the API said the bundle has ${promised}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.`);
     }
     this.total = total ?? promised ?? this.total;
+    await ensureRoomForDownload(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => { discard(res); throw error; });
     this.speed = { at: this.now(), bytes: this.received, rate: this.speed.rate, reported: 0 };
     const failure = await writeBody(res, this.temp, start, (bytes) => this.progress(bytes));
     // The file holds exactly what reached the disk; count from it, not from the stream.

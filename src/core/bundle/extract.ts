@@ -17,6 +17,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { AbortedError } from '../api/errors';
 import { archiveKindOf, notAnArchive, type ArchiveKind } from './archivePaths';
 import { extractOnThread } from './extractThread';
+import { ensureRoomForExtraction, extractionDiskError } from './diskSpace';
 
 export { notAnArchive, UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
 
@@ -151,6 +152,7 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   const kind = archiveKindOf(head);
   if (kind === undefined) throw notAnArchive(head);
   if ((await folderState(target)) === 'full' && options.replace !== true) throw new TargetFolderError('notEmpty', target);
+  await ensureRoomForExtraction(archivePath, kind, dirname(target));
   const created = await mkdir(dirname(target), { recursive: true });
   const root = sibling(target, 'partial');
   await mkdir(root);
@@ -167,7 +169,7 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
     // The worker has ended by now: nothing more can land in the folder.
     await rm(root, { recursive: true, force: true, maxRetries: 3 });
     if (created !== undefined) await removeEmptyFolders(dirname(target), created);
-    throw error;
+    throw extractionDiskError(error, dirname(target));
   }
   options.onProgress?.({ entries: summary.entries, bytes: summary.bytes });
   return summary;

@@ -16,3 +16,14 @@ export class RolloutError extends Error {
     this.name = 'RolloutError';
   }
 }
+
+/**
+ * The values file changed after it was read (in an editor, by another program, by git): it was
+ * not written over. The change someone else made is kept.
+ */
+export class ValuesChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ValuesChangedError';
+  }
+}

@@ -3,6 +3,12 @@
  * generate the bundle, write the new link into the Helm values, run the rollout. Each step is
  * reported and logged. The values file changes only at its step, and is put back as it was when
  * the rollout fails, so a failure anywhere leaves it as it was.
+ *
+ * The values file is read when the publish starts (an unreadable one stops it before an export
+ * is started) and again at its step: a change made meanwhile outside `staticExport` is kept and
+ * the new link written into it; a change to `staticExport` itself stops the publish, written
+ * over never. Every write goes only over the text just read (`ValuesStore.write`), and the
+ * rollout's undo only over the text the publish wrote.
  */
 import { ConflictError } from '../api/errors';
 import { abortableSleep } from '../sleep';
@@ -11,10 +17,10 @@ import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { redactUrl } from '../redact';
-import { ExportFailedError } from './errors';
-import { setStaticExport } from './values';
+import { ExportFailedError, RolloutError, ValuesChangedError } from './errors';
+import { readStaticExport, setStaticExport, type StaticExportChange } from './values';
 
-export { ExportFailedError, RolloutError } from './errors';
+export { ExportFailedError, RolloutError, ValuesChangedError } from './errors';
 
 export type PublishStep = 'start' | 'wait' | 'bundle' | 'values' | 'rollout';
 
@@ -37,7 +43,56 @@ export interface ValuesStore {
   /** How to name it in messages. */
   readonly name: string;
   read(): Promise<string>;
-  write(text: string): Promise<void>;
+  /** Writes `text` in place of `expected`; throws `ValuesChangedError`, writing nothing, when it no longer holds `expected`. */
+  write(text: string, expected: string): Promise<void>;
+}
+
+/** The values of `staticExport` (not where they sit), to tell whether a change touched them. */
+function staticExportValues(text: string, what: string): string {
+  const block = readStaticExport(text, what);
+  return JSON.stringify([block !== undefined, block?.enabled?.value, block?.bundleUrl?.value, block?.version?.value]);
+}
+
+/**
+ * Writes the change into the values as they are now. `initial` is what they were when the
+ * publish started: a change to `staticExport` since then stops it.
+ */
+async function writeValues(values: ValuesStore, initial: string, change: StaticExportChange, jobId: string, log: Logger): Promise<{ before: string; after: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const before = await values.read();
+    if (before !== initial) {
+      if (staticExportValues(before, values.name) !== staticExportValues(initial, values.name)) {
+        throw new ValuesChangedError(
+          `${values.name} was changed while the publish ran, in staticExport too, so the new bundle link was not written and your change was kept. The export ${jobId} completed: publish again, or point the file at it with Update Helm Values.`,
+        );
+      }
+      log.info(`${values.name} was changed while the publish ran (not in staticExport); the new link goes into the file as it is now.`);
+    }
+    const after = setStaticExport(before, change, values.name);
+    if (after === before) return { before, after };
+    try {
+      await values.write(after, before);
+      return { before, after };
+    } catch (error) {
+      // Changed between the read and the write: read it again, a few times.
+      if (!(error instanceof ValuesChangedError) || attempt >= 3) throw error;
+    }
+  }
+}
+
+/** The rollout failed: its error, saying what became of the values file. */
+async function undoValues(values: ValuesStore, before: string, after: string, error: unknown, log: Logger): Promise<unknown> {
+  let outcome: string;
+  try {
+    await values.write(before, after);
+    outcome = `${values.name} was put back as it was.`;
+    log.warn(`The rollout failed; ${values.name} was put back as it was.`);
+  } catch (undo) {
+    if (!(undo instanceof ValuesChangedError)) throw undo;
+    outcome = `${values.name} was changed during the rollout, so it was not put back: it still points at the new bundle, with that change. Check it before rolling out again.`;
+    log.warn(`The rollout failed; ${values.name} was changed meanwhile, so it was left as it is.`);
+  }
+  return error instanceof RolloutError ? new RolloutError(`${error.message} ${outcome}`, error.exitCode) : error;
 }
 
 
@@ -77,6 +132,10 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
     o.onStep?.(name, detail);
   };
 
+  // Before anything starts on the server: a values file that cannot take the change stops it here.
+  const initial = await o.values.read();
+  setStaticExport(initial, { bundleUrl: 'https://bundle.invalid/check.tar.gz', ...(o.version === undefined ? {} : { version: o.version }) }, o.values.name);
+
   step('start', o.domain);
   const started = await o.client.startExport({ domain: o.domain, ...(o.version === undefined ? {} : { version: o.version }) }, call);
   const jobId = started.jobId;
@@ -99,10 +158,8 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
   }
 
   step('values', o.values.name);
-  const before = await o.values.read();
-  const after = setStaticExport(before, { bundleUrl: bundle.bundleUrl, ...(o.version === undefined ? {} : { version: o.version }) }, o.values.name);
+  const { before, after } = await writeValues(o.values, initial, { bundleUrl: bundle.bundleUrl, ...(o.version === undefined ? {} : { version: o.version }) }, jobId, log);
   const valuesChanged = after !== before;
-  if (valuesChanged) await o.values.write(after);
   log.info(`Publish ${o.domain}: ${o.values.name} now points at ${redactUrl(bundle.bundleUrl)}.`);
 
   if (o.rollout === undefined) return { jobId, ...(done.pageCount === undefined ? {} : { pageCount: done.pageCount }), bundle, valuesChanged, rolledOut: false };
@@ -110,11 +167,7 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
   try {
     await o.rollout(o.signal);
   } catch (error) {
-    if (valuesChanged) {
-      await o.values.write(before);
-      log.warn(`Publish ${o.domain}: the rollout failed; ${o.values.name} was put back as it was.`);
-    }
-    throw error;
+    throw valuesChanged ? await undoValues(o.values, before, after, error, log) : error;
   }
   return { jobId, ...(done.pageCount === undefined ? {} : { pageCount: done.pageCount }), bundle, valuesChanged, rolledOut: true };
 }

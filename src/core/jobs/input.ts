@@ -1,7 +1,20 @@
 /**
- * What a person types or pastes: an export domain, an agent job id or a URL holding one.
- * Pure functions that say what was accepted, what was changed, and why something was refused.
+ * What a person types or pastes: an export domain, an agent job id or a URL holding one, the
+ * admin key and the project id. Pure functions that say what was accepted, what was changed,
+ * and why something was refused. Nothing that may be a key is ever repeated in a message.
  */
+import { domainToASCII } from 'node:url';
+
+/** Invisible characters a paste carries at its edges: BOM, zero-width spaces and joiners, word joiner. */
+const EDGE_INVISIBLES = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
+/** C0 and C1 control characters (a tab or line break among them). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** What was pasted, without the blanks and invisible characters around it. */
+export function cleanPasted(input: string): string {
+  return input.replace(EDGE_INVISIBLES, '');
+}
 
 export type DomainResult =
   | { ok: true; domain: string; note?: string }
@@ -11,8 +24,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /** A bare hostname for a static export: a pasted scheme or path is stripped with a note. */
 export function parseExportDomain(input: string): DomainResult {
-  let text = input.trim();
+  let text = cleanPasted(input);
   if (text === '') return { ok: false, reason: 'Enter the domain of the docs site, such as docs.example.com.' };
+  if (CONTROL.test(text)) return { ok: false, reason: `"${visible(text)}" holds a control character (a line break, tab or the like); type the domain again, such as docs.example.com.` };
   const notes: string[] = [];
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text);
   if (scheme) {
@@ -21,7 +35,8 @@ export function parseExportDomain(input: string): DomainResult {
   }
   const cut = text.search(/[/?#]/);
   if (cut >= 0) {
-    notes.push(`removed "${text.slice(cut)}"`);
+    // A query string or fragment may hold a token: it is not repeated.
+    notes.push(`removed "${visible(text.slice(cut).replace(/([?#]).*$/s, '$1…'))}"`);
     text = text.slice(0, cut);
   }
   if (text.includes('@')) return { ok: false, reason: 'A domain has no user name: enter only the host name, such as docs.example.com.' };
@@ -30,13 +45,23 @@ export function parseExportDomain(input: string): DomainResult {
     notes.push(`removed the port "${port[0]}"`);
     text = text.slice(0, port.index);
   }
-  const domain = text.toLowerCase().replace(/\.$/, '');
-  if (/[^\x21-\x7e]/.test(domain)) {
-    return { ok: false, reason: `"${visible(input)}" holds spaces or characters a host name cannot have; enter a host name such as docs.example.com (punycode for international names).` };
+  if (/\s/.test(text)) return { ok: false, reason: `"${visible(text)}" holds spaces; enter a host name such as docs.example.com.` };
+  if (/[^\x21-\x7e]/.test(text)) {
+    // An international name goes to the server as DNS knows it (punycode), and the note shows it.
+    const ascii = domainToASCII(text);
+    if (ascii === '' || /[^\x21-\x7e]/.test(ascii)) {
+      return { ok: false, reason: `"${visible(text)}" holds characters a host name cannot have; enter a host name such as docs.example.com.` };
+    }
+    notes.push(`"${visible(text)}" written as DNS knows it`);
+    text = ascii;
   }
+  const domain = text.toLowerCase().replace(/\.$/, '');
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) {
     return { ok: false, reason: `"${visible(domain)}" is not a host name; enter one such as docs.example.com.` };
+  }
+  if (/^\d+$/.test(labels[labels.length - 1] ?? '')) {
+    return { ok: false, reason: `"${visible(domain)}" is an IP address, not the domain of a docs site; enter one such as docs.example.com.` };
   }
   return notes.length > 0 ? { ok: true, domain, note: `Using "${domain}" (${notes.join(', ')}).` } : { ok: true, domain };
 }
@@ -49,9 +74,12 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
  * An agent job id, typed or inside a pasted URL (`.../job/<id>`, `...?jobId=<id>`, or the URL's
  * last path segment).
  */
-export function parseJobId(input: string): JobIdResult {
-  const text = input.trim();
+export function parseJobId(input: string, secrets: readonly string[] = []): JobIdResult {
+  const text = cleanPasted(input);
   if (text === '') return { ok: false, reason: 'Enter a job id, or paste a URL that contains one.' };
+  // Sent as a path segment, a key would land in the server's access logs: never.
+  if (secrets.some((secret) => secret.length >= 8 && text.includes(secret))) return { ok: false, reason: 'That is the admin key, not a job id; it was not sent anywhere. Paste the job id.' };
+  if (CONTROL.test(text)) return { ok: false, reason: `"${visible(text)}" holds a control character (a line break, tab or the like); paste the job id again.` };
   if (/^https?:\/\//i.test(text)) {
     let url: URL;
     try {
@@ -80,8 +108,62 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** The text with control characters shown as escapes, so a message never carries them raw. */
+/**
+ * The text with control and invisible formatting characters (zero-width, bidirectional
+ * overrides, line separators) shown as escapes, so a message never carries them raw.
+ */
 export function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).slice(0, 120);
+  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).slice(0, 120);
+}
+
+export type CredentialResult = { ok: true; value: string; note?: string } | { ok: false; reason: string };
+
+/**
+ * A pasted admin key: trimmed (and a copied "Bearer " taken off), refused when it holds blanks,
+ * line breaks or characters an HTTP header cannot carry, when it is a URL, or when it is a
+ * project id this person uses (pasted in the wrong box). The key is never repeated.
+ */
+export function checkAdminKey(input: string, projectIds: readonly string[] = []): CredentialResult {
+  let value = cleanPasted(input);
+  let note: string | undefined;
+  const bearer = /^(?:authorization:\s*)?bearer\s+/i.exec(value);
+  if (bearer) {
+    value = value.slice(bearer[0].length);
+    note = 'Took off the "Bearer " copied with the key.';
+  }
+  if (value === '') return { ok: false, reason: 'Paste the admin key.' };
+  if (/[\s\u200b-\u200d\u2060\ufeff]/.test(value)) return { ok: false, reason: 'The key holds spaces or line breaks inside: copy it again from the API keys page (only the key, on one line).' };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: 'That is a URL, not a key: copy the key from the dashboard\'s API keys page.' };
+  if (/[^\x21-\x7e]/.test(value)) return { ok: false, reason: 'The key holds characters a key cannot have (accented letters, symbols or invisible characters): copy it again from the API keys page.' };
+  if (projectIds.includes(value)) {
+    return { ok: false, reason: 'That is the project id, not the admin key. Create a key on the dashboard\'s API keys page (organization settings) and paste it here; the project id goes in Docs Admin: Set Project ID.' };
+  }
+  return note === undefined ? { ok: true, value } : { ok: true, value, note };
+}
+
+/**
+ * A pasted project id: trimmed, one word, no URL, and never an admin key this person uses
+ * (settings are plain text and may sync: a key there would leak). The value is not repeated.
+ */
+export function checkProjectId(input: string, keys: readonly string[] = []): CredentialResult {
+  const value = cleanPasted(input);
+  if (value === '') return { ok: false, reason: 'Enter the project id from the dashboard\'s API keys page.' };
+  if (keys.some((key) => value === key || (key.length >= 8 && value.includes(key)))) {
+    return { ok: false, reason: 'That is the admin key, not the project id; it was not saved (settings are plain text). The project id is on the dashboard\'s API keys page, beside the key.' };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: 'That is a URL: enter the project id, and the base URL with Docs Admin: Set Base URL.' };
+  if (/[\s\u200b-\u200d\u2060\ufeff]/.test(value)) return { ok: false, reason: 'A project id has no spaces or line breaks: copy it again from the dashboard\'s API keys page.' };
+  if (/[^\x21-\x7e]|[/?#\\]/.test(value) || value.length > 200) {
+    return { ok: false, reason: 'A project id is one word of letters, digits and punctuation such as - and _, with no slashes: copy it again from the dashboard\'s API keys page.' };
+  }
+  return { ok: true, value };
+}
+
+/** An environment's name: shown in the views and used in storage keys. */
+export function checkEnvironmentName(input: string): string | undefined {
+  const name = cleanPasted(input);
+  if (name === '') return 'Enter a name, such as staging.';
+  if (/[\p{Cc}\p{Cf}]/u.test(name)) return 'A name cannot hold control or invisible characters.';
+  if (name.length > 60) return 'Keep the name under 60 characters.';
+  return undefined;
 }

@@ -63,7 +63,18 @@ export class JobsService {
       ...(options.ceilingMs === undefined ? {} : { ceilingMs: options.ceilingMs }),
       ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
     });
-    this.registryListener = options.registry.onDidChange((keys) => this.emitChange(keys));
+    this.registryListener = options.registry.onDidChange((keys, elsewhere) => {
+      // Another window stopped tracking a job, or started one: poll accordingly.
+      for (const key of elsewhere.removed) {
+        this.scheduler.untrack(key);
+        this.errors.delete(key);
+      }
+      for (const key of elsewhere.added) {
+        const job = options.registry.get(key);
+        if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: job.kind });
+      }
+      this.emitChange(keys);
+    });
     for (const job of options.registry.list()) if (!isTerminal(job)) this.scheduler.track({ key: jobKey(job), kind: job.kind });
   }
 
@@ -163,6 +174,11 @@ export class JobsService {
     this.scheduler.setFocused(focused);
   }
 
+  /** Reads the tracked jobs again: what other windows added, stopped or saw since. */
+  reload(): void {
+    this.options.registry.reload();
+  }
+
   /** The key changed (set, cleared, or changed in another window). */
   keyChanged(hasKey: boolean): void {
     if (!hasKey) {
@@ -220,8 +236,12 @@ export class JobsService {
       const hadError = this.errors.delete(key);
       const changed = await this.options.registry.updateSnapshot(key, snapshot);
       if (hadError && !changed) this.emitChange([key]);
-      this.setState({ kind: 'ok' });
-      const updated = this.options.registry.get(key) ?? job;
+      // A reading that was under way when the key was rejected (or removed) does not say "ok":
+      // polling stays paused, and the state must say why.
+      if (!this.scheduler.isPaused) this.setState({ kind: 'ok' });
+      const updated = this.options.registry.get(key);
+      // Stopped in another window meanwhile: no row, no notification, no more polls.
+      if (updated === undefined) return { kind: 'ok', terminal: true, changed: false };
       if (before !== undefined && before.status !== snapshot.status) {
         for (const listener of this.transitionListeners) listener({ key, job: updated, from: before.status, to: snapshot.status });
       }

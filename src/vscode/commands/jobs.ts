@@ -2,11 +2,14 @@ import * as vscode from 'vscode';
 import { jobKey } from '../../core/jobs/jobKey';
 import { parseExportDomain, parseJobId } from '../../core/jobs/input';
 import { command, isJobNode, requireService, type Deps } from './deps';
+import { knownKeys } from './key';
 
 export function registerJobCommands(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.agentJob.track', deps, async (given?: string) => {
       const service = requireService(deps);
+      // A key pasted here would be sent in a request's path: it is told apart and refused.
+      const keys = [...new Set([...(await knownKeys(deps)), ...deps.keys.known()])];
       const value =
         given ??
         (await vscode.window.showInputBox({
@@ -14,12 +17,12 @@ export function registerJobCommands(deps: Deps): vscode.Disposable[] {
           prompt: 'The job id, or a URL that contains it',
           ignoreFocusOut: true,
           validateInput: (v) => {
-            const r = parseJobId(v);
+            const r = parseJobId(v, keys);
             return r.ok ? undefined : r.reason;
           },
         }));
       if (value === undefined) return undefined;
-      const parsed = parseJobId(value);
+      const parsed = parseJobId(value, keys);
       if (!parsed.ok) throw new Error(parsed.reason);
       const job = await service.trackAgentJob(parsed.id);
       deps.reveal({ key: jobKey(job), kind: 'agent' });

@@ -1,15 +1,19 @@
 import * as vscode from 'vscode';
 import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/errors';
+import { checkAdminKey } from '../../core/jobs/input';
 import { checkBaseUrl } from '../../core/links';
+import { listEnvironments } from '../environments';
 import { command, type Deps } from './deps';
 
-/** Validates a pasted key: trimmed, nothing inside it that a key cannot hold. */
-export function checkKeyInput(value: string): string | undefined {
-  const key = value.trim();
-  if (key === '') return 'Paste the admin key.';
-  if (/\s/.test(key)) return 'The key holds spaces or line breaks: copy it again from the API keys page.';
-  if (/^https?:\/\//i.test(key)) return 'That is a URL, not a key.';
-  return undefined;
+/** The project ids of every environment: a key box must not take one of them. */
+export function knownProjectIds(): string[] {
+  return listEnvironments().map((e) => e.projectId).filter((id) => id !== '');
+}
+
+/** The admin keys of every environment, for telling a key pasted where it does not belong (a keychain that fails gives none). */
+export async function knownKeys(deps: Pick<Deps, 'keys'>): Promise<string[]> {
+  const keys = await Promise.all(listEnvironments().map((e) => deps.keys.get(e.id).catch(() => undefined)));
+  return keys.filter((k): k is string => k !== undefined && k !== '');
 }
 
 type Check = 'accepted' | 'rejected' | 'unchecked';
@@ -47,15 +51,15 @@ export function registerKeyCommands(deps: Deps): vscode.Disposable[] {
           prompt: 'From the dashboard: organization settings → API keys. Stored in the system keychain only.',
           password: true,
           ignoreFocusOut: true,
-          validateInput: checkKeyInput,
+          validateInput: (v) => {
+            const r = checkAdminKey(v, knownProjectIds());
+            return r.ok ? (r.note === undefined ? undefined : { message: r.note, severity: vscode.InputBoxValidationSeverity.Info }) : r.reason;
+          },
         }));
       if (value === undefined) return false;
-      const problem = checkKeyInput(value);
-      if (problem !== undefined) throw new Error(problem);
-      const key = value.trim();
-      if (env.projectId !== '' && key === env.projectId) {
-        throw new Error(`That is the project id of "${env.name}", not its admin key. Create a key on the dashboard's API keys page (organization settings) and paste it here.`);
-      }
+      const checked = checkAdminKey(value, knownProjectIds());
+      if (!checked.ok) throw new Error(checked.reason);
+      const key = checked.value;
       const check = await liveCheck(deps, key);
       if (check.result === 'rejected') {
         const choice = given === undefined ? await vscode.window.showErrorMessage(`The server rejected this key; it was not saved. ${check.note ?? ''}`, 'Save Anyway') : undefined;

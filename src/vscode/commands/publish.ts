@@ -61,7 +61,7 @@ export function register(deps: Deps): vscode.Disposable {
         client,
         domain: domain.domain,
         ...(args.version === undefined ? {} : { version: args.version }),
-        values: editorValuesStore(uri),
+        values: editorValuesStore(uri, { refuseUnsaved: true }),
         ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
         signal,
         log: deps.log,

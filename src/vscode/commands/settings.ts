@@ -1,29 +1,26 @@
 import * as vscode from 'vscode';
+import { checkEnvironmentName, checkProjectId } from '../../core/jobs/input';
 import { checkBaseUrl } from '../../core/links';
+import { redactUrl } from '../../core/redact';
 import { addEnvironment, listEnvironments, setActiveEnvironment, updateEnvironment } from '../environments';
 import { command, type Deps } from './deps';
-
-export function checkProjectId(value: string): string | undefined {
-  const id = value.trim();
-  if (id === '') return 'Enter the project id from the dashboard\'s API keys page.';
-  if (/\s/.test(id) || id.length > 200) return 'A project id has no spaces.';
-  if (/^https?:\/\//i.test(id)) return 'That is a URL: enter the project id, and the base URL with Docs Admin: Set Base URL.';
-  return undefined;
-}
+import { knownKeys } from './key';
 
 export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.projectId.set', deps, async (given?: string) => {
       const env = deps.session.environment;
-      const value = given ?? (await vscode.window.showInputBox({ title: `Docs Admin: project id for "${env.name}"`, value: env.projectId, ignoreFocusOut: true, validateInput: checkProjectId }));
-      if (value === undefined) return false;
-      const problem = checkProjectId(value);
-      if (problem !== undefined) throw new Error(problem);
       // Settings are plain text (and may sync): an admin key pasted here must never land there.
-      if (deps.keys.known().includes(value.trim())) {
-        throw new Error('That is the admin key, not the project id; it was not saved (settings are plain text). The project id is on the dashboard\'s API keys page, beside the key.');
-      }
-      await updateEnvironment(env, 'projectId', value.trim());
+      const keys = [...new Set([...(await knownKeys(deps)), ...deps.keys.known()])];
+      const validate = (v: string) => {
+        const r = checkProjectId(v, keys);
+        return r.ok ? undefined : r.reason;
+      };
+      const value = given ?? (await vscode.window.showInputBox({ title: `Docs Admin: project id for "${env.name}"`, value: env.projectId, ignoreFocusOut: true, validateInput: validate }));
+      if (value === undefined) return false;
+      const checked = checkProjectId(value, keys);
+      if (!checked.ok) throw new Error(checked.reason);
+      await updateEnvironment(env, 'projectId', checked.value);
       await deps.session.rebuild();
       return true;
     }),
@@ -48,7 +45,7 @@ export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
         const items: (vscode.QuickPickItem & { id: string })[] = listEnvironments().map((e) => ({
           id: e.id,
           label: `${e.id === current ? '$(check) ' : ''}${e.name}`,
-          description: e.baseUrl === '' ? '(no base URL)' : e.baseUrl,
+          description: e.baseUrl === '' ? '(no base URL)' : redactUrl(e.baseUrl),
           detail: e.projectId === '' ? 'no project id' : `project ${e.projectId}`,
         }));
         items.push({ id: '+add', label: '$(add) Add Environment…', description: 'another base URL, project id and key' });
@@ -57,8 +54,10 @@ export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
         id = picked.id;
       }
       if (id === '+add') {
-        const name = await vscode.window.showInputBox({ title: 'Docs Admin: new environment name', placeHolder: 'staging', validateInput: (v) => (v.trim() === '' ? 'Enter a name.' : undefined) });
+        const name = await vscode.window.showInputBox({ title: 'Docs Admin: new environment name', placeHolder: 'staging', validateInput: checkEnvironmentName });
         if (name === undefined) return false;
+        const problem = checkEnvironmentName(name);
+        if (problem !== undefined) throw new Error(problem);
         id = await addEnvironment({ name: name.trim(), baseUrl: '', projectId: '' });
       }
       if (!listEnvironments().some((e) => e.id === id)) throw new Error(`There is no environment "${id}".`);

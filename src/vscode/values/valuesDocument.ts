@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { minimalEdit } from '../../core/deploy/edit';
+import { ValuesChangedError } from '../../core/deploy/errors';
 import type { StaticExportChange } from '../../core/deploy/values';
 import type { ValuesStore } from '../../core/deploy/publish';
 import { jobKey, type JobKey } from '../../core/jobs/jobKey';
@@ -75,22 +76,39 @@ export async function applyStaticExport(uri: vscode.Uri, change: StaticExportCha
   const before = await store.read();
   const after = setStaticExport(before, change, store.name);
   if (after === before) return false;
-  await store.write(after);
+  await store.write(after, before);
   return true;
 }
 
-/** The values file as the publish pipeline sees it: read from the editor, written through edits. */
-export function editorValuesStore(uri: vscode.Uri): ValuesStore {
+/**
+ * The values file as the publish pipeline sees it: read from the editor, written through edits,
+ * only over the text it was read as (VS Code also refuses an edit to a document that changed
+ * since). With `refuseUnsaved`, a document with unsaved changes is not read at all: the rollout
+ * reads the file on disk, and saving someone's half-done edit to roll it out is not ours to do.
+ */
+export function editorValuesStore(uri: vscode.Uri, options: { refuseUnsaved?: boolean } = {}): ValuesStore {
+  const name = vscode.workspace.asRelativePath(uri);
+  const changed = () => new ValuesChangedError(`${name} changed in the editor while it was being updated, so it was not written over; the change is kept.`);
   return {
-    name: vscode.workspace.asRelativePath(uri),
-    read: async () => (await vscode.workspace.openTextDocument(uri)).getText(),
-    async write(text: string) {
+    name,
+    async read() {
       const document = await vscode.workspace.openTextDocument(uri);
-      const edit = minimalEdit(document.getText(), text);
+      if (options.refuseUnsaved === true && document.isDirty) {
+        throw new ValuesChangedError(`${name} has unsaved changes in the editor, so it was not touched. Save or revert them, then publish again (the rollout reads the file on disk).`);
+      }
+      return document.getText();
+    },
+    async write(text: string, expected: string) {
+      const document = await vscode.workspace.openTextDocument(uri);
+      if (document.getText() !== expected) throw changed();
+      const edit = minimalEdit(expected, text);
       const workspaceEdit = new vscode.WorkspaceEdit();
       workspaceEdit.replace(uri, new vscode.Range(document.positionAt(edit.start), document.positionAt(edit.end)), edit.text);
-      if (!(await vscode.workspace.applyEdit(workspaceEdit))) throw new Error(`${vscode.workspace.asRelativePath(uri)} could not be edited (is it read-only?).`);
-      if (!(await document.save())) throw new Error(`${vscode.workspace.asRelativePath(uri)} was updated in the editor but could not be saved.`);
+      if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
+        if (document.getText() !== expected) throw changed();
+        throw new Error(`${name} could not be edited (is it read-only?).`);
+      }
+      if (!(await document.save())) throw new Error(`${name} was updated in the editor but could not be saved.`);
     },
   };
 }

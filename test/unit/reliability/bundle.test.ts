@@ -1,0 +1,615 @@
+/**
+ * Reliability matrix, bundles: every hostile, damaged or oversized archive, and a disk that is
+ * too small. Each case asserts what the user sees (a typed error whose message says what to do)
+ * and what is kept (the old folder or file, no temporary file, no staging folder).
+ */
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { AdminApiClient } from '../../../src/core/api';
+import { declaredExpandedSize, DiskSpaceError } from '../../../src/core/bundle/diskSpace';
+import { downloadBundle, type DownloadOptions } from '../../../src/core/bundle/download';
+import { BundleDownloadError } from '../../../src/core/bundle/errors';
+import { extractBundle, UnsafeArchiveError, type ExtractOptions, type UnsafeArchiveReason } from '../../../src/core/bundle/extract';
+import { BundleLinks, type IssuedLink } from '../../../src/core/bundle/linkCache';
+import { verifyArchive } from '../../../src/core/bundle/verify';
+import { Simulator } from '../../simulator';
+import { buildSiteArchive } from '../../simulator/site';
+import { deflatedZeros, gzipMember, paxEntry, rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from '../support/archives';
+import { IN_NAMESPACE, mountSmallDisk, runInNamespace, smallDiskMode, type SmallDisk } from '../support/smallDisk';
+
+const MiB = 1024 * 1024;
+/** Every refusal names what to do next. */
+const SAYS_WHAT_TO_DO = /Download it again|Regenerate the bundle|download again|raise the setting|Free some space|choose another folder|extract it somewhere else|ask the platform's support/i;
+
+function expectRefusal(error: unknown, reason: UnsafeArchiveReason, entry?: string): UnsafeArchiveError {
+  assert.ok(error instanceof UnsafeArchiveError, `expected UnsafeArchiveError, got ${String(error)}`);
+  assert.equal(error.reason, reason, error.message);
+  if (entry !== undefined) {
+    assert.equal(error.entry, entry);
+    assert.ok(error.message.includes(entry), `the message names the entry: ${error.message}`);
+  }
+  assert.match(error.message, SAYS_WHAT_TO_DO);
+  return error;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  assert.fail('expected a refusal');
+}
+
+/** A folder for one case: an archive, and the old site the user agreed to replace. */
+class Scene {
+  constructor(readonly base: string) {}
+
+  static async make(): Promise<Scene> {
+    return new Scene(await mkdtemp(join(tmpdir(), 'docs-admin-rel-bundle-')));
+  }
+
+  get target(): string {
+    return join(this.base, 'out', 'site');
+  }
+
+  async archive(name: string, bytes: Buffer): Promise<string> {
+    const path = join(this.base, name);
+    await writeFile(path, bytes);
+    return path;
+  }
+
+  async oldSite(): Promise<void> {
+    await mkdir(join(this.target, 'guide'), { recursive: true });
+    await writeFile(join(this.target, 'index.html'), 'the old site');
+    await writeFile(join(this.target, 'guide', 'old.html'), 'old page');
+  }
+
+  snapshot(): Promise<Map<string, Buffer | null>> {
+    return tree(this.base);
+  }
+
+  dispose(): Promise<void> {
+    return rm(this.base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Extracts `bytes` twice: into a missing folder (nothing may appear) and over an old site with
+ * replacing agreed (the old site must survive whole). Returns the first refusal.
+ */
+async function refusedBothWays(name: string, bytes: Buffer, options: ExtractOptions = {}): Promise<unknown> {
+  const scene = await Scene.make();
+  try {
+    const path = await scene.archive(name, bytes);
+    const empty = await scene.snapshot();
+    const first = await rejection(extractBundle(path, scene.target, options));
+    assert.deepEqual(await scene.snapshot(), empty, 'nothing was left behind');
+    assert.equal(existsSync(join(scene.base, 'out')), false, 'no folder was created');
+    await scene.oldSite();
+    const withOld = await scene.snapshot();
+    const second = await rejection(extractBundle(path, scene.target, { ...options, replace: true }));
+    assert.equal((second as Error).constructor, (first as Error).constructor);
+    assert.deepEqual(await scene.snapshot(), withOld, 'the old site is whole, and nothing else is there');
+    return first;
+  } finally {
+    await scene.dispose();
+  }
+}
+
+describe('reliability: bundles', function () {
+  this.timeout(60_000);
+
+  describe('archive attacks are refused, said so, and the old folder is kept', () => {
+    const ok: RawEntry = { name: 'index.html', data: 'ok' };
+    const tarCases: { title: string; entries: RawEntry[]; reason: UnsafeArchiveReason; entry?: string; options?: ExtractOptions }[] = [
+      { title: 'a ../ entry', entries: [{ name: '../evil.txt', data: 'x' }], reason: 'traversal', entry: '../evil.txt' },
+      { title: 'a .. segment in the middle', entries: [{ name: 'docs/../../../evil.txt', data: 'x' }], reason: 'traversal', entry: 'docs/../../../evil.txt' },
+      { title: 'a backslash ..\\ entry', entries: [{ name: '..\\..\\evil.txt', data: 'x' }], reason: 'traversal', entry: '..\\..\\evil.txt' },
+      { title: 'an absolute path', entries: [{ name: '/tmp/docs-admin-evil.txt', data: 'x' }], reason: 'absolute', entry: '/tmp/docs-admin-evil.txt' },
+      { title: 'a drive-letter path', entries: [{ name: 'C:\\Windows\\evil.txt', data: 'x' }], reason: 'absolute', entry: 'C:\\Windows\\evil.txt' },
+      { title: 'a UNC path', entries: [{ name: '\\\\server\\share\\evil.txt', data: 'x' }], reason: 'absolute', entry: '\\\\server\\share\\evil.txt' },
+      { title: 'a PAX header renaming an entry to ../', entries: [paxEntry({ path: '../pax-evil.txt' }), { name: 'harmless.txt', data: 'x' }], reason: 'traversal', entry: '../pax-evil.txt' },
+      { title: 'a GNU long name with ../', entries: [{ name: '././@LongLink', type: 'L', data: `${'a/'.repeat(60)}../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../../evil.txt\0` }, { name: 'short', data: 'x' }], reason: 'traversal' },
+      { title: 'a symlink pointing outside', entries: [{ name: 'etc', type: '2', linkname: '../../../../etc' }, { name: 'etc/passwd', data: 'x' }], reason: 'link', entry: 'etc' },
+      { title: 'a symlink pointing inside', entries: [{ name: 'home.html', type: '2', linkname: 'index.html' }], reason: 'link', entry: 'home.html' },
+      { title: 'a hard link', entries: [{ name: 'passwd', type: '1', linkname: '/etc/passwd' }], reason: 'link', entry: 'passwd' },
+      { title: 'a character device', entries: [{ name: 'null', type: '3' }], reason: 'device', entry: 'null' },
+      { title: 'a block device', entries: [{ name: 'sda', type: '4' }], reason: 'device', entry: 'sda' },
+      { title: 'a FIFO', entries: [{ name: 'pipe', type: '6' }], reason: 'device', entry: 'pipe' },
+      { title: 'a file under a file', entries: [{ name: 'page', data: 'x' }, { name: 'page/child.html', data: 'y' }], reason: 'conflict' },
+      { title: 'more entries than docsAdmin.extract.maxEntries', entries: Array.from({ length: 30 }, (_, i) => ({ name: `p${i}.html`, data: 'p' })), reason: 'tooManyEntries', options: { maxEntries: 20 } },
+      { title: 'more bytes than docsAdmin.extract.maxTotalMegabytes', entries: [{ name: 'big.bin', data: Buffer.alloc(2 * MiB) }], reason: 'tooLarge', options: { maxTotalBytes: MiB } },
+    ];
+    for (const c of tarCases) {
+      it(`tar.gz: ${c.title}`, async () => {
+        const error = await refusedBothWays('bundle.tar.gz', gzipSync(rawTar([ok, ...c.entries, { name: 'z.html', data: 'z' }])), c.options);
+        expectRefusal(error, c.reason, c.entry);
+        if (c.reason === 'tooManyEntries') assert.match((error as Error).message, /docsAdmin\.extract\.maxEntries/);
+        if (c.reason === 'tooLarge') assert.match((error as Error).message, /docsAdmin\.extract\.maxTotalMegabytes/);
+      });
+    }
+
+    const zipOk: ZipEntry = { name: 'index.html', data: 'ok' };
+    const zipCases: { title: string; entries: ZipEntry[]; reason: UnsafeArchiveReason; entry?: string; options?: ExtractOptions }[] = [
+      { title: 'a ../ entry', entries: [{ name: '../evil.txt', data: 'x' }], reason: 'traversal', entry: '../evil.txt' },
+      { title: 'a backslash ..\\ entry', entries: [{ name: 'docs\\..\\..\\evil.txt', data: 'x' }], reason: 'traversal', entry: 'docs\\..\\..\\evil.txt' },
+      { title: 'an absolute path', entries: [{ name: '/tmp/evil.txt', data: 'x' }], reason: 'absolute', entry: '/tmp/evil.txt' },
+      { title: 'a drive-letter path', entries: [{ name: 'C:/evil.txt', data: 'x' }], reason: 'absolute', entry: 'C:/evil.txt' },
+      { title: 'a symlink (attributes 0xA1FF0000)', entries: [{ name: 'etc', data: '../../etc', mode: 0o120777 }], reason: 'link', entry: 'etc' },
+      { title: 'a character device', entries: [{ name: 'tty', mode: 0o20644 }], reason: 'device', entry: 'tty' },
+      { title: 'a FIFO', entries: [{ name: 'pipe', mode: 0o10644 }], reason: 'device', entry: 'pipe' },
+      { title: 'more entries than allowed', entries: Array.from({ length: 30 }, (_, i) => ({ name: `p${i}.html`, data: 'p' })), reason: 'tooManyEntries', options: { maxEntries: 20 } },
+      { title: 'declared sizes past the cap', entries: [{ name: 'zeros.bin', data: Buffer.alloc(2 * MiB), deflate: true }], reason: 'tooLarge', options: { maxTotalBytes: MiB } },
+      { title: 'a declared size that lies (smaller than the data)', entries: [{ name: 'zeros.bin', data: Buffer.alloc(2 * MiB), deflate: true, declaredSize: 100 }], reason: 'corrupt', options: { maxTotalBytes: MiB } },
+    ];
+    for (const c of zipCases) {
+      it(`zip: ${c.title}`, async () => {
+        expectRefusal(await refusedBothWays('bundle.zip', zip([zipOk, ...c.entries]), c.options), c.reason, c.entry);
+      });
+    }
+  });
+
+  describe('gzip bombs: a small file expanding far past the cap stops at the cap', () => {
+    const cap = 8 * MiB;
+    /** About 1 GiB expanded from about 1 MB. */
+    const GiB_IN_MiB = 1024;
+
+    async function bombed(bytes: Buffer, name = 'bomb.tar.gz', options: ExtractOptions = {}): Promise<{ error: unknown; written: number }> {
+      assert.ok(bytes.length < 2 * MiB, `the bomb is small (${bytes.length} bytes)`);
+      let written = 0;
+      const error = await refusedBothWays(name, bytes, {
+        maxTotalBytes: cap,
+        ...options,
+        onProgress: (p) => {
+          written = Math.max(written, p.bytes);
+        },
+      });
+      assert.ok(written <= cap, `wrote ${written} bytes, more than the ${cap} allowed`);
+      return { error, written };
+    }
+
+    it('a header that declares 1 GiB: refused before a byte is written', async () => {
+      const { error, written } = await bombed(gzipMember(await deflatedZeros(tarHeader('zeros.bin', '0', GiB_IN_MiB * MiB + 64 * 1024), GiB_IN_MiB)));
+      expectRefusal(error, 'tooLarge');
+      assert.equal(written, 0);
+    });
+
+    it('a header that declares 1 KiB, followed by 1 GiB nobody declared', async () => {
+      const head = rawTar([{ name: 'index.html', data: Buffer.alloc(1024, 65) }]).subarray(0, 1536);
+      expectRefusal((await bombed(gzipMember(await deflatedZeros(head, GiB_IN_MiB)))).error, 'tooLarge');
+    });
+
+    it('a PAX size of 1 GiB over a ustar size of 0', async () => {
+      const head = Buffer.concat([rawTar([paxEntry({ size: String(GiB_IN_MiB * MiB) })]).subarray(0, 1024), tarHeader('zeros.bin', '0', 0)]);
+      const { error, written } = await bombed(gzipMember(await deflatedZeros(head, GiB_IN_MiB)));
+      expectRefusal(error, 'tooLarge');
+      assert.equal(written, 0);
+    });
+
+    it('a PAX size of 1 KiB under a ustar size of 1 GiB', async () => {
+      const head = Buffer.concat([rawTar([paxEntry({ size: '1024' })]).subarray(0, 1024), tarHeader('zeros.bin', '0', GiB_IN_MiB * MiB)]);
+      expectRefusal((await bombed(gzipMember(await deflatedZeros(head, GiB_IN_MiB)))).error, 'tooLarge');
+    });
+
+    it('a base-256 size of 1 TiB', async () => {
+      const { error, written } = await bombed(gzipMember(await deflatedZeros(tarHeader('huge.bin', '0', 2 ** 40), 16)));
+      expectRefusal(error, 'tooLarge');
+      assert.equal(written, 0);
+    });
+
+    it('a gzip trailer (ISIZE) that says 1 KiB: the hint does not let it through', async () => {
+      const head = rawTar([{ name: 'index.html', data: 'hi' }]).subarray(0, 1024);
+      expectRefusal((await bombed(gzipMember(await deflatedZeros(head, GiB_IN_MiB), 1024))).error, 'tooLarge');
+    });
+
+    it('zip: an entry of 1 GiB, declared honestly: refused before a byte is written', async () => {
+      const { error, written } = await bombed(zip([{ name: 'zeros.bin', raw: await deflatedZeros(Buffer.alloc(0), GiB_IN_MiB) }]), 'bomb.zip');
+      expectRefusal(error, 'tooLarge');
+      assert.equal(written, 0);
+    });
+
+    it('zip: an entry of 1 GiB declared as 100 bytes', async () => {
+      expectRefusal((await bombed(zip([{ name: 'zeros.bin', raw: await deflatedZeros(Buffer.alloc(0), GiB_IN_MiB), declaredSize: 100 }]), 'bomb.zip')).error, 'corrupt');
+    });
+  });
+
+  describe('a corrupt gzip is refused, through Extract and through the download check', () => {
+    let good: Buffer;
+    before(() => {
+      // Big enough that the damage sits past what the download check reads.
+      const files = Array.from({ length: 40 }, (_, i) => ({ name: `page-${i}.html`, data: randomBytes(8_000).toString('base64') }));
+      good = gzipSync(rawTar(files));
+    });
+
+    const damaged: { title: string; make: (good: Buffer) => Buffer; downloadCheck: 'refused' | 'passes' }[] = [
+      { title: 'a bad CRC in the trailer', make: (g) => flip(g, g.length - 8), downloadCheck: 'passes' },
+      { title: 'a wrong length (ISIZE) in the trailer', make: (g) => flip(g, g.length - 2), downloadCheck: 'passes' },
+      { title: 'cut short inside the gzip header', make: (g) => g.subarray(0, 6), downloadCheck: 'refused' },
+      { title: 'cut short after the first kilobyte', make: (g) => g.subarray(0, 1024), downloadCheck: 'passes' },
+      { title: 'cut short inside the first tar header', make: (g) => g.subarray(0, 40), downloadCheck: 'refused' },
+      { title: 'cut short in the middle', make: (g) => g.subarray(0, Math.floor(g.length / 2)), downloadCheck: 'passes' },
+      { title: 'cut short inside the trailer', make: (g) => g.subarray(0, g.length - 3), downloadCheck: 'passes' },
+      { title: 'garbage right after the gzip header', make: (g) => Buffer.concat([g.subarray(0, 10), randomBytes(g.length - 10)]), downloadCheck: 'refused' },
+      { title: 'an unknown compression method in the header', make: (g) => Buffer.concat([g.subarray(0, 2), Buffer.from([0x07]), g.subarray(3)]), downloadCheck: 'refused' },
+      { title: 'garbage after the end of the gzip stream', make: (g) => Buffer.concat([g, Buffer.from('<html>garbage</html>')]), downloadCheck: 'passes' },
+      { title: 'damaged compressed data in the middle', make: (g) => fill(g, Math.floor(g.length * 0.6), 64, 0xff), downloadCheck: 'passes' },
+    ];
+
+    for (const c of damaged) {
+      it(`Extract: ${c.title}`, async () => {
+        const error = await refusedBothWays('bundle.tar.gz', c.make(good));
+        expectRefusal(error, 'corrupt');
+        assert.match((error as Error).message, /damaged or incomplete/);
+      });
+    }
+
+    it('the download check refuses what it can see at the start, and leaves the rest to Extract', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-verify-'));
+      try {
+        const outcomes: string[] = [];
+        for (const c of damaged) {
+          const path = join(dir, 'bundle.tar.gz');
+          await writeFile(path, c.make(good));
+          const error = await verifyArchive(path).then(() => undefined, (e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+          if (error !== undefined) {
+            assert.ok(error instanceof UnsafeArchiveError && error.reason === 'corrupt', error.message);
+            assert.match(error.message, /does not open.*download it again/i);
+          }
+          outcomes.push(`${c.title}: ${error === undefined ? 'passes' : 'refused'}`);
+        }
+        assert.deepEqual(outcomes, damaged.map((c) => `${c.title}: ${c.downloadCheck}`));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('an HTML or S3 XML error page saved as the bundle', () => {
+    const pages: { title: string; body: string | Buffer; says: RegExp }[] = [
+      { title: 'an HTML error page', body: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>', says: /HTML or XML page.*error page/ },
+      { title: 'an S3 XML error (expired link)', body: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>', says: /HTML or XML page.*expired link/ },
+      { title: 'an S3 XML error after a byte-order mark and blank lines', body: '\uFEFF\n\n  <Error><Code>NoSuchKey</Code></Error>', says: /HTML or XML page/ },
+      { title: 'a captive portal page in capitals', body: '<HTML><HEAD><TITLE>Sign in to the Wi-Fi</TITLE></HEAD></HTML>', says: /HTML or XML page/ },
+      { title: 'a JSON error', body: '{"error":"Forbidden"}', says: /not a tar\.gz or zip archive/ },
+      { title: 'an empty file', body: '', says: /is empty/ },
+    ];
+
+    for (const p of pages) {
+      it(`Extract: ${p.title}`, async () => {
+        const error = await refusedBothWays('bundle.tar.gz', Buffer.from(p.body));
+        expectRefusal(error, 'notAnArchive');
+        assert.match((error as Error).message, p.says);
+      });
+    }
+
+    describe('through Download (the storage answers 200 with the page)', () => {
+      let sim: Simulator;
+      let client: AdminApiClient;
+      let dir: string;
+      let jobId: string;
+
+      beforeEach(async () => {
+        sim = await Simulator.start();
+        client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key });
+        dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-download-'));
+        jobId = String(sim.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
+      });
+
+      afterEach(async () => {
+        await client.close();
+        await sim.stop();
+        await rm(dir, { recursive: true, force: true });
+      });
+
+      for (const p of pages.filter((page) => page.body !== '')) {
+        it(`Download: ${p.title}, over an old bundle the user agreed to replace`, async () => {
+          const target = join(dir, 'docs.tar.gz');
+          await writeFile(target, 'the old bundle');
+          sim.setBundleContent(Buffer.from(p.body));
+          const links = new BundleLinks((id, o) => client.generateBundle(id, o));
+          const error = await rejection(
+            downloadBundle({ target, replace: true, link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), verify: verifyArchive, sleep: () => Promise.resolve() }),
+          );
+          expectRefusal(error, 'notAnArchive');
+          assert.match((error as Error).message, p.says);
+          assert.deepEqual(await readdir(dir), ['docs.tar.gz'], 'no temporary file');
+          assert.equal(await readFile(target, 'utf8'), 'the old bundle');
+        });
+      }
+    });
+  });
+});
+
+function flip(bytes: Buffer, at: number): Buffer {
+  const copy = Buffer.from(bytes);
+  copy[at] = (copy[at] ?? 0) ^ 0xff;
+  return copy;
+}
+
+function fill(bytes: Buffer, at: number, length: number, value: number): Buffer {
+  const copy = Buffer.from(bytes);
+  copy.fill(value, at, at + length);
+  return copy;
+}
+
+// --- A disk too small: real ENOSPC from a tmpfs. ---------------------------------------------------
+
+const DISK_TITLE = 'reliability: a full disk (tmpfs)';
+const mode = smallDiskMode();
+const CLI = resolve(__dirname, '../../../../dist/cli.js');
+
+if (mode.kind === 'namespace') {
+  describe(`${DISK_TITLE}, run as root of a user namespace`, function () {
+    this.timeout(200_000);
+    it('every full-disk case passes in `unshare --user --map-root-user --mount`', () => {
+      const run = runInNamespace(__filename, DISK_TITLE);
+      const passing = /(\d+) passing/.exec(run.output)?.[1];
+      assert.equal(run.status, 0, run.output);
+      assert.ok(!/\d+ pending/.test(run.output), `nothing may be skipped inside the namespace:\n${run.output}`);
+      assert.ok(Number(passing) >= 8, `the cases ran:\n${run.output}`);
+    });
+  });
+} else {
+  describe(DISK_TITLE, function () {
+    this.timeout(60_000);
+    let disk: SmallDisk | undefined;
+    let outside = '';
+
+    before(function () {
+      if (mode.kind === 'unavailable') {
+        console.warn(`      NOT RUN: the full-disk cases need a tmpfs: ${mode.why}. Run as root, or where unprivileged user namespaces are allowed.`);
+        this.skip();
+      }
+    });
+
+    beforeEach(async () => {
+      if (mode.kind !== 'mount') return;
+      disk = mountSmallDisk(4 * MiB);
+      outside = await mkdtemp(join(tmpdir(), 'docs-admin-rel-disk-'));
+    });
+
+    afterEach(async () => {
+      disk?.dispose();
+      disk = undefined;
+      if (outside !== '') await rm(outside, { recursive: true, force: true });
+    });
+
+    function small(): SmallDisk {
+      assert.ok(disk !== undefined);
+      return disk;
+    }
+
+    /** The tmpfs holds only these names: no temporary file, no staging folder. */
+    async function onlyThere(...names: string[]): Promise<void> {
+      assert.deepEqual((await readdir(small().dir)).sort(), names.sort());
+    }
+
+    describe('download', () => {
+      let sim: Simulator;
+      let client: AdminApiClient;
+      let jobId: string;
+
+      beforeEach(async () => {
+        sim = await Simulator.start();
+        client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key });
+        jobId = String(sim.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
+      });
+
+      afterEach(async () => {
+        await client.close();
+        await sim.stop();
+      });
+
+      function options(over: Partial<DownloadOptions> = {}): DownloadOptions {
+        const links = new BundleLinks((id, o) => client.generateBundle(id, o));
+        return { target: join(small().dir, 'docs.tar.gz'), link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), sleep: () => Promise.resolve(), ...over };
+      }
+
+      function storageWrites(): number {
+        return sim.requests.filter((r) => r.origin === 'storage').length;
+      }
+
+      it('a bundle larger than the free space (sizeBytes): refused before writing, saying how much is needed', async () => {
+        sim.setBundleContent(randomBytes(6 * MiB));
+        let progressed = 0;
+        const error = await rejection(downloadBundle(options({ onProgress: (p) => (progressed = p.received) })));
+        assert.ok(error instanceof BundleDownloadError && error.reason === 'disk', String(error));
+        assert.match(error.message, /6\.0 MB, but only .* free in .*Free some space or choose another folder.*Nothing was saved/);
+        assert.equal(progressed, 0, 'not a byte was written');
+        assert.equal(storageWrites(), 1, 'no retry either');
+        await onlyThere();
+      });
+
+      it('a bundle larger than the free space, known only from Content-Length', async () => {
+        sim.setBundleContent(randomBytes(6 * MiB));
+        const links = new BundleLinks((id, o) => client.generateBundle(id, o));
+        const unsized = async (): Promise<IssuedLink> => {
+          const issued = await links.fresh(jobId, 60_000);
+          const { sizeBytes: _dropped, ...bundle } = issued.bundle;
+          return { ...issued, bundle };
+        };
+        const error = await rejection(downloadBundle(options({ link: unsized, regenerate: unsized })));
+        assert.ok(error instanceof BundleDownloadError && error.reason === 'disk', String(error));
+        assert.match(error.message, /only .* free/);
+        await onlyThere();
+      });
+
+      it('the disk fills up while the bundle downloads: ENOSPC, no temporary file, the old bundle kept', async () => {
+        await writeFile(join(small().dir, 'docs.tar.gz'), 'the old bundle');
+        sim.setBundleContent(randomBytes(3 * MiB));
+        let filled = false;
+        // The CLI runs in plain Node, where an unhandled rejection ends the process: there must be none.
+        const unhandled: unknown[] = [];
+        const record = (reason: unknown) => unhandled.push(reason);
+        process.on('unhandledRejection', record);
+        const error = await rejection(
+          downloadBundle(
+            options({
+              replace: true,
+              onProgress: () => {
+                if (filled) return;
+                filled = true;
+                small().fill(4 * MiB, 'someone-else.bin');
+              },
+            }),
+          ),
+        );
+        await new Promise((r) => setTimeout(r, 50));
+        process.off('unhandledRejection', record);
+        assert.deepEqual(unhandled.map(String), [], 'no promise was left to reject unhandled');
+        assert.ok(filled);
+        assert.ok(error instanceof BundleDownloadError && error.reason === 'disk', String(error));
+        assert.match(error.message, /not enough free disk space.*Free some space or choose another folder/);
+        await onlyThere('docs.tar.gz', 'someone-else.bin');
+        assert.equal(await readFile(join(small().dir, 'docs.tar.gz'), 'utf8'), 'the old bundle');
+      });
+
+      it('CLI: export download onto a full disk exits 2 with one line, and saves nothing', async () => {
+        sim.setBundleContent(randomBytes(6 * MiB));
+        const run = await cli(['export', 'download', jobId, '--out', join(small().dir, 'docs.tar.gz')], { DOCS_ADMIN_API_KEY: sim.key, DOCS_ADMIN_BASE_URL: sim.baseUrl, DOCS_ADMIN_PROJECT_ID: sim.projectId });
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(run.stderr, /^docs-admin: The bundle is 6\.0 MB, but only .* free/);
+        assert.equal(run.stderr.trim().split('\n').length, 1);
+        await onlyThere();
+      });
+    });
+
+    describe('extraction', () => {
+      const files = (n: number, size: number) => Array.from({ length: n }, (_, i) => ({ name: `section/page-${i}.html`, data: randomBytes(size) }));
+
+      it('tar.gz: its trailer says it expands past the free space: refused before anything is written', async () => {
+        const archive = join(outside, 'big.tar.gz');
+        await writeFile(archive, gzipSync(rawTar(files(12, 512 * 1024))));
+        const error = await rejection(extractBundle(archive, join(small().dir, 'site')));
+        assert.ok(error instanceof DiskSpaceError, String(error));
+        assert.match(error.message, /expands to about 6\.0 MB, but only .* free in .*Free some space or extract it somewhere else\. Nothing was extracted/);
+        await onlyThere();
+      });
+
+      it('zip: its central directory says it expands past the free space: refused up front', async () => {
+        const archive = join(outside, 'big.zip');
+        await writeFile(archive, zip(files(12, 512 * 1024)));
+        const error = await rejection(extractBundle(archive, join(small().dir, 'site')));
+        assert.ok(error instanceof DiskSpaceError, String(error));
+        assert.match(error.message, /expands to about 6\.0 MB/);
+        await onlyThere();
+      });
+
+      for (const kind of ['tar.gz', 'zip'] as const) {
+        it(`${kind}: the disk fills up while extracting: ENOSPC, no staging folder, the old site kept`, async () => {
+          const archive = join(outside, `site.${kind}`);
+          const entries = files(12, 200 * 1024);
+          await writeFile(archive, kind === 'zip' ? zip(entries) : gzipSync(rawTar(entries)));
+          const target = join(small().dir, 'site');
+          await mkdir(target);
+          await writeFile(join(target, 'index.html'), 'the old site');
+          let filled = false;
+          const error = await rejection(
+            extractBundle(archive, target, {
+              replace: true,
+              onProgress: () => {
+                if (filled) return;
+                filled = true;
+                small().fill(4 * MiB, 'someone-else.bin');
+              },
+            }),
+          );
+          assert.ok(filled);
+          assert.ok(error instanceof DiskSpaceError, String(error));
+          assert.match(error.message, /ran out of space in .* while the bundle was being extracted\. Free some space or extract it somewhere else\. Nothing was extracted, and the folder was left as it was/);
+          await onlyThere('site', 'someone-else.bin');
+          assert.deepEqual([...(await tree(target)).entries()], [['index.html', Buffer.from('the old site')]]);
+        });
+      }
+
+      it('tar.gz whose trailer lies small: the check lets it in, the real disk stops it, nothing is left', async () => {
+        const archive = join(outside, 'liar.tar.gz');
+        const honest = gzipSync(rawTar(files(12, 512 * 1024)));
+        honest.writeUInt32LE(1000, honest.length - 4);
+        await writeFile(archive, honest);
+        const error = await rejection(extractBundle(archive, join(small().dir, 'site')));
+        assert.ok(error instanceof DiskSpaceError, String(error));
+        await onlyThere();
+      });
+
+      it('CLI: export extract onto a full disk exits 2 with one line, and creates no folder', async () => {
+        const archive = join(outside, 'big.tar.gz');
+        await writeFile(archive, gzipSync(rawTar(files(12, 512 * 1024))));
+        const run = await cli(['export', 'extract', archive, '--dir', join(small().dir, 'site')], {});
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(run.stderr, /^docs-admin: The bundle expands to about 6\.0 MB, but only/);
+        assert.equal(run.stderr.trim().split('\n').length, 1);
+        await onlyThere();
+      });
+    });
+  });
+}
+
+function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env, ...(process.env[IN_NAMESPACE] === undefined ? {} : { [IN_NAMESPACE]: '1' }) } }, (error, _stdout, stderr) => {
+      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stderr });
+    });
+  });
+}
+
+describe('reliability: the expanded size an archive declares (read before extracting)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-declared-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  async function declared(name: string, bytes: Buffer, kind: 'zip' | 'tar.gz'): Promise<number | undefined> {
+    const path = join(dir, name);
+    await writeFile(path, bytes);
+    return declaredExpandedSize(path, kind);
+  }
+
+  it('zip: the sum of the central directory\'s sizes, whatever the names, extra fields and comments', async () => {
+    // An extended-timestamp extra field (0x5455) on some, a comment on others, as zip tools write them.
+    const timestamp = Buffer.from([0x55, 0x54, 0x05, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00]);
+    const entries = Array.from({ length: 300 }, (_, i) => ({ name: `${'d/'.repeat(i % 7)}page-${i}.html`, data: Buffer.alloc(i * 10, 65), deflate: i % 2 === 0, ...(i % 3 === 0 ? { extra: timestamp } : {}), ...(i % 5 === 0 ? { comment: `page ${i}` } : {}) }));
+    assert.equal(await declared('a.zip', zip(entries), 'zip'), entries.reduce((n, e) => n + e.data.length, 0));
+    assert.equal(await declared('empty.zip', zip([]), 'zip'), 0);
+    const withComment = zip([{ name: 'a.html', data: 'hello' }]);
+    withComment.writeUInt16LE(7, withComment.length - 2);
+    assert.equal(await declared('comment.zip', Buffer.concat([withComment, Buffer.from('comment')]), 'zip'), 5);
+  });
+
+  it('zip: says nothing for a cut-short or ZIP64 directory (the extractor decides)', async () => {
+    const whole = zip([{ name: 'a.html', data: 'hello' }, { name: 'b.html', data: 'world' }]);
+    assert.equal(await declared('cut.zip', whole.subarray(0, whole.length - 30), 'zip'), undefined);
+    const zip64 = Buffer.from(whole);
+    zip64.writeUInt32LE(0xffffffff, zip64.length - 6);
+    assert.equal(await declared('zip64.zip', zip64, 'zip'), undefined);
+  });
+
+  it('tar.gz: the gzip trailer, unless deflate could not have reached it', async () => {
+    const tarball = rawTar([{ name: 'a.html', data: Buffer.alloc(5000, 65) }]);
+    assert.equal(await declared('a.tar.gz', gzipSync(tarball), 'tar.gz'), tarball.length);
+    const liar = gzipSync(tarball);
+    liar.writeUInt32LE(0xfffffff0, liar.length - 4);
+    assert.equal(await declared('liar.tar.gz', liar, 'tar.gz'), undefined, 'more than 1032 times the file: not believed');
+  });
+});
+
+// The site archive the simulator serves is a valid bundle: the matrix above is not refusing everything.
+describe('reliability: bundles (control)', () => {
+  it('a real bundle extracts', async () => {
+    const scene = await Scene.make();
+    try {
+      const summary = await extractBundle(await scene.archive('site.tar.gz', buildSiteArchive()), scene.target);
+      assert.ok(summary.pages > 0);
+    } finally {
+      await scene.dispose();
+    }
+  });
+});
