@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { KeyStore } from './keys';
 import type { Session } from './session';
 
-const PUBLISHED = 'docsAdmin.setup.published';
+/** When a publish last went all the way through (epoch ms). */
+const PUBLISHED_AT = 'docsAdmin.setup.publishedAt';
 
 /** What the Getting Started walkthrough's steps wait for: each is true once that step is really done. */
 export interface SetupState {
@@ -41,8 +42,13 @@ export class SetupProgress implements vscode.Disposable {
 
   /** Records that a publish went all the way through (the walkthrough's last step). */
   async markPublished(): Promise<void> {
-    await this.state.update(PUBLISHED, true);
+    await this.state.update(PUBLISHED_AT, Date.now());
     await this.update();
+  }
+
+  /** When a publish last went all the way through, if one ever did. */
+  get lastPublishedAt(): number | undefined {
+    return this.state.get<number>(PUBLISHED_AT);
   }
 
   /** The state as last computed, for tests. */
@@ -64,7 +70,7 @@ export class SetupProgress implements vscode.Disposable {
       projectSet: env.baseUrl !== '' && env.projectId !== '' && this.session.state !== 'noProject',
       agentJobTracked: jobs.some((j) => j.kind === 'agent'),
       exportStarted: jobs.some((j) => j.kind === 'export'),
-      published: this.state.get<boolean>(PUBLISHED, false),
+      published: this.lastPublishedAt !== undefined,
     };
     for (const [name, value] of Object.entries(next) as [keyof SetupState, boolean][]) {
       if (this.shown[name] === value) continue;

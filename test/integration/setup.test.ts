@@ -71,11 +71,13 @@ describe('the Getting Started walkthrough follows what was really done', functio
     const uri = vscode.Uri.file(join(dir, 'values.yaml'));
     writeFileSync(uri.fsPath, 'staticExport:\n  enabled: false\n');
     await configure({ 'rollout.command': `"${process.execPath}" -e "process.exit(3)"` });
+    const started = Date.now();
     assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined, 'the rollout failed');
-    await api.setup.update();
-    assert.equal(step('published'), false, 'a failed publish does not complete the step');
+    // Another suite of this host may have published before: what counts is whether this one is recorded.
+    assert.ok((api.setup.lastPublishedAt ?? 0) < started, 'a failed publish is not recorded');
     await configure({ 'rollout.command': `"${process.execPath}" -e "process.exit(0)"` });
     assert.ok(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), 'published');
+    assert.ok((api.setup.lastPublishedAt ?? 0) >= started, 'the publish is recorded');
     await waitFor('the publish step', () => step('published') === true);
   });
 });
