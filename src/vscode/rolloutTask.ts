@@ -14,6 +14,22 @@ export function rolloutCommand(valuesFile: vscode.Uri): string {
 }
 
 /**
+ * Why the rollout cannot run here, if it cannot: it runs a shell command, which Restricted Mode
+ * forbids, and it needs a terminal and a path on disk, which a virtual workspace lacks. Checked
+ * before anything is started (the commands' `enablement` says the same, but a command run from
+ * another extension or a keybinding skips it).
+ */
+export function rolloutBlocker(valuesFile?: vscode.Uri): string | undefined {
+  if (!vscode.workspace.isTrusted) {
+    return 'The rollout runs a shell command, which Restricted Mode does not allow. Trust this workspace first (Workspaces: Manage Workspace Trust), or update the values file alone with "Docs Admin: Update Helm Values…".';
+  }
+  if (valuesFile !== undefined && valuesFile.scheme !== 'file') {
+    return `The rollout needs the values file on this machine's disk, and ${valuesFile.scheme}: is not. Open a local folder, or update the values file alone with "Docs Admin: Update Helm Values…".`;
+  }
+  return undefined;
+}
+
+/**
  * Runs the rollout as a VS Code task, so its output shows in a terminal, and resolves when it
  * ends: a non-zero exit is a `RolloutError`. Cancelling terminates the task.
  */

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { checkOpenableLink } from '../../core/links';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { runRolloutTask } from '../rolloutTask';
+import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
 import { command, type Deps } from './deps';
 
@@ -39,6 +39,8 @@ export function register(deps: Deps): vscode.Disposable {
     await verifyArchive(file);
     const uri = args.uri ?? (await chooseValuesFile(deps, false));
     if (uri === undefined) return undefined;
+    const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
+    if (blocked !== undefined) throw new Error(blocked);
     const name = basename(file);
     const target = join(bundleDirectory, name);
     const exists = await stat(target).then(

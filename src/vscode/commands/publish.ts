@@ -3,7 +3,7 @@ import type { PublishResult } from '../../core/deploy/publish';
 import { parseExportDomain } from '../../core/jobs/input';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { runRolloutTask } from '../rolloutTask';
+import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
 import { command, isJobNode, requireService, type Deps } from './deps';
 
@@ -52,6 +52,8 @@ export function register(deps: Deps): vscode.Disposable {
     if (!domain.ok) throw new Error(domain.reason);
     const uri = args.uri ?? (await chooseValuesFile(deps, false));
     if (uri === undefined) return undefined;
+    const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
+    if (blocked !== undefined) throw new Error(blocked);
     await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
     const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
     let observed: string | undefined;
