@@ -59,3 +59,28 @@ if (unexpected.length > 0 || missing.length > 0) {
   if (missing.length > 0) console.error(`The package lacks: ${missing.join(', ')}.`);
   process.exit(1);
 }
+
+// The README is the marketplace page: every command and every setting the manifest contributes
+// must be in it (a command by its title, a setting by its key).
+const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+let nls = {};
+try {
+  nls = JSON.parse(readFileSync('package.nls.json', 'utf8'));
+} catch {
+  // Not localised yet: titles are plain text.
+}
+const resolve = (value) => (typeof value === 'string' ? value.replace(/^%([^%]+)%$/, (_m, key) => nls[key] ?? value) : '');
+const readme = readFileSync('README.md', 'utf8');
+const absent = [];
+for (const cmd of manifest.contributes.commands) {
+  const title = resolve(cmd.title);
+  if (!readme.includes(title)) absent.push(`command "${title}" (${cmd.command})`);
+}
+for (const config of [manifest.contributes.configuration].flat()) {
+  for (const key of Object.keys(config.properties)) if (!readme.includes(`\`${key}\``)) absent.push(`setting \`${key}\``);
+}
+if (absent.length > 0) {
+  console.error(`README.md does not mention:\n${absent.map((a) => `  - ${a}`).join('\n')}`);
+  process.exit(1);
+}
+console.log(`README.md: every command (${manifest.contributes.commands.length}) and setting is described`);

@@ -25,6 +25,7 @@ import { PreviewManager } from './vscode/preview';
 import { ValuesDiagnostics } from './vscode/values/diagnostics';
 import { availabilityNote } from './core/deploy/availability';
 import { readConfig } from './vscode/config';
+import { configureL10n } from './core/l10n';
 import { SetupProgress } from './vscode/walkthrough';
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
@@ -46,6 +47,8 @@ export interface DocsAdminInternals {
 /** Builds the parts, wires them, registers them. No network and no file scan here. */
 export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const started = performance.now();
+  // The core's messages (errors, labels) in the display language, as the adapters' own.
+  configureL10n(vscode.l10n.bundle);
   const channel = vscode.window.createOutputChannel('Docs Admin', { log: true });
   const keys = new KeyStore(context.secrets);
   const log = channelLogger(channel, () => keys.known());
