@@ -14,16 +14,33 @@ export interface SetupState {
   published: boolean;
 }
 
+/** When, after activation, the steps done so far are first offered to the walkthrough. */
+const FIRST_PULSE_MS = 5_000;
+
 /**
  * Sets the `docsAdmin.setup.*` context keys the walkthrough's steps complete on
  * (`completionEvents: onContext:…`), from the session's real state: a stored key, a base URL
  * and project id, a tracked agent job, a tracked export, a finished publish. A key is set only
  * when its value changes.
+ *
+ * Every step's expression also needs `docsAdmin.setup.live`, which is false except for a
+ * moment (a pulse). VS Code (1.139) never completes a step whose `onContext` expression is
+ * already true when the walkthrough is registered: it records the event as seen without
+ * completing the step, and ignores it from then on. And it registers the walkthrough late: at
+ * start-up in some sessions, only when the walkthrough is first opened in others; by then a
+ * person who had a key and a project before may have done half the steps. With `live` false at
+ * rest, every expression is false whenever the walkthrough is registered; a pulse (true, then
+ * false again) then completes the steps that are done. Pulses come when a step's state turns
+ * true, when tabs change (opening the walkthrough is one), when the window regains focus, and
+ * once 5 s after activation. A completed step stays completed when `live` falls back. The UI
+ * check asserts the ticks on the rendered page.
  */
 export class SetupProgress implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   private shown: Partial<SetupState> = {};
   private pending: Promise<void> = Promise.resolve();
+
+  private readonly firstPulse: NodeJS.Timeout;
 
   constructor(
     private readonly session: Session,
@@ -31,7 +48,26 @@ export class SetupProgress implements vscode.Disposable {
     private readonly state: vscode.Memento,
   ) {
     const update = () => void this.update();
-    this.subscriptions = [session.onDidChangeState(update), session.onDidChangeJobs(update), keys.onDidChange(update)];
+    const pulse = () => void this.pulse();
+    this.subscriptions = [
+      session.onDidChangeState(update),
+      session.onDidChangeJobs(update),
+      keys.onDidChange(update),
+      vscode.window.tabGroups.onDidChangeTabs(pulse),
+      vscode.window.onDidChangeWindowState((s) => s.focused && pulse()),
+    ];
+    this.firstPulse = setTimeout(pulse, FIRST_PULSE_MS);
+  }
+
+  /** Offers the steps done so far to the walkthrough (see the class comment). */
+  pulse(): Promise<void> {
+    this.pending = this.pending.then(() => this.flashLive()).catch(() => undefined);
+    return this.pending;
+  }
+
+  private async flashLive(): Promise<void> {
+    await vscode.commands.executeCommand('setContext', 'docsAdmin.setup.live', true);
+    await vscode.commands.executeCommand('setContext', 'docsAdmin.setup.live', false);
   }
 
   /** Recomputes the keys (serialised: reading the key is asynchronous). */
@@ -72,14 +108,18 @@ export class SetupProgress implements vscode.Disposable {
       exportStarted: jobs.some((j) => j.kind === 'export'),
       published: this.lastPublishedAt !== undefined,
     };
+    let done = false;
     for (const [name, value] of Object.entries(next) as [keyof SetupState, boolean][]) {
       if (this.shown[name] === value) continue;
       this.shown[name] = value;
+      done ||= value;
       await vscode.commands.executeCommand('setContext', `docsAdmin.setup.${name}`, value);
     }
+    if (done) await this.flashLive();
   }
 
   dispose(): void {
+    clearTimeout(this.firstPulse);
     for (const s of this.subscriptions) s.dispose();
   }
 }

@@ -19,9 +19,12 @@ export interface Page {
 
 export interface Locator {
   first(): Locator;
+  nth(index: number): Locator;
+  locator(selector: string): Locator;
   click(options?: { timeout?: number }): Promise<void>;
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
+  getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   count(): Promise<number>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   screenshot(options: { path: string; omitBackground?: boolean }): Promise<Buffer>;

@@ -4,7 +4,7 @@
  * palette. Saves screenshots to out/screenshots (docs/screenshots with
  * DOCS_ADMIN_UPDATE_SCREENSHOTS=1, for the README). Exits non-zero when something is missing.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEMO_JOBS, seedDemo } from '../simulator/demo';
 import { Simulator } from '../simulator';
@@ -31,6 +31,53 @@ async function expectText(page: Page, selector: string, pattern: RegExp, what: s
   throw new Error(`UI check: ${what} not seen (wanted ${String(pattern)}, last saw ${JSON.stringify(last.slice(0, 300))})`);
 }
 
+/** Runs a command from the palette by its full title. */
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${title}`);
+  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), `"${title}" in the palette`);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Sets the colour theme in the user settings and reloads the workbench, which reads them at
+ * load. (The theme picker cannot be used offline: once filtered, it lists only the failed
+ * marketplace search.)
+ */
+async function selectTheme(page: Page, server: CodeServer, url: string, theme: string): Promise<void> {
+  const file = join(server.userDataDir, 'User', 'settings.json');
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  const icon = page.locator('.activitybar [aria-label*="Docs Admin"]');
+  await icon.first().waitFor({ state: 'visible', timeout: 60_000 });
+  const dark = !/Light/.test(theme);
+  const contrast = /High Contrast/.test(theme);
+  const until = Date.now() + 15_000;
+  // The workbench marks the theme's kind on its root element.
+  for (;;) {
+    const kind = await page.locator('.monaco-workbench').first().getAttribute('class');
+    const ok = kind !== null && (contrast ? /\bhc-(black|light)\b/.test(kind) && /hc-light/.test(kind) !== dark : /\bvs-dark\b/.test(kind) === dark && !/\bhc-/.test(kind));
+    if (ok) break;
+    if (Date.now() > until) throw new Error(`UI check: the theme "${theme}" was not applied (workbench classes: ${kind ?? 'none'})`);
+    await page.waitForTimeout(200);
+  }
+  // After a reload the side bar may show another container: open ours unless it is showing.
+  const ours = page.locator('.sidebar .pane-header[aria-label*="Agent Jobs"]');
+  if ((await ours.count()) === 0) await icon.first().click();
+  await page.waitForTimeout(500);
+}
+
+const VALUES = `# The deployment's Helm values (only staticExport is Docs Admin's to change)
+replicaCount: 2
+staticExport:
+  enabled: false
+  bundleUrl: ""
+ingress:
+  host: docs.acme.dev
+`;
+
 async function main(): Promise<void> {
   const paths = ensureHost();
   const chromium = findChromium();
@@ -42,14 +89,18 @@ async function main(): Promise<void> {
   try {
     server = await startCodeServer({
       paths,
-      settings: { 'docsAdmin.baseUrl': sim.baseUrl, 'docsAdmin.projectId': sim.projectId, 'workbench.colorTheme': 'Default Dark Modern' },
+      settings: {
+        'docsAdmin.baseUrl': sim.baseUrl,
+        'docsAdmin.projectId': sim.projectId,
+        'workbench.colorTheme': 'Default Dark Modern',
+        // helm is not on this machine: the rollout task shows the command it would run.
+        'docsAdmin.rollout.command': 'echo helm upgrade --install ${release} ${chart} -f ${valuesFile}',
+      },
     });
     browser = await launchBrowser(paths, chromium);
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(
-      workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: DEMO_JOBS.join(',') } }),
-      { waitUntil: 'domcontentloaded' },
-    );
+    const url = workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: DEMO_JOBS.join(',') } });
+    await page.goto(url, { waitUntil: 'domcontentloaded' });
     const icon = page.locator('.activitybar [aria-label*="Docs Admin"]');
     await icon.first().waitFor({ state: 'visible', timeout: 60_000 });
     await icon.first().click();
@@ -69,7 +120,55 @@ async function main(): Promise<void> {
       const shown = await expectText(page, '.quick-input-widget .monaco-list', new RegExp(`Docs Admin: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `"Docs Admin: ${title}" in the palette`);
       if (!shown.includes(title)) throw new Error(`UI check: the palette lacks "Docs Admin: ${title}"`);
     }
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}") and palette seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    // The tree in the light and high-contrast themes: every status keeps its own icon shape.
+    for (const [theme, file] of [['Default Light Modern', 'theme-light.png'], ['Default High Contrast', 'theme-high-contrast-dark.png'], ['Default High Contrast Light', 'theme-high-contrast-light.png']] as const) {
+      await selectTheme(page, server, url, theme);
+      await expectText(page, '.pane-body', /acme\/docs/, `the rows in ${theme}`);
+      await page.screenshot({ path: join(SHOTS, file) });
+    }
+    await selectTheme(page, server, url, 'Default Dark Modern');
+
+    // The walkthrough: the four steps the playground has done are ticked off, the last is open.
+    await runCommand(page, 'Docs Admin: Get Started');
+    await expectText(page, '.gettingStartedContainer', /Get started with Docs Admin[\s\S]*Set your admin key/, 'the walkthrough');
+    const steps = page.locator('.getting-started-step');
+    const ticks = async () => {
+      const done: string[] = [];
+      for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
+      return done.join(', ');
+    };
+    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Start a static export: true, Publish to a self-hosted deployment: false';
+    for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
+      if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
+    }
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(SHOTS, 'walkthrough.png') });
+
+    // Publish: export, bundle, the values file, the rollout in a terminal.
+    const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
+    mkdirSync(join(server.workspace, 'deploy'), { recursive: true });
+    writeFileSync(valuesFile, VALUES);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('values.yaml');
+    await expectText(page, '.quick-input-widget .monaco-list', /values\.yaml/, 'the values file in Quick Open');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance', /staticExport/, 'the values file in the editor');
+    await runCommand(page, 'Docs Admin: Publish Static Export…');
+    await page.locator('.quick-input-widget input').fill('docs.acme.dev');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.quick-input-widget .monaco-list', /deploy\/values\.yaml/, 'the values file to publish to');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.notifications-toasts, .notifications-center', /Publishing docs\.acme\.dev/, 'the publish progress', 30_000);
+    await page.waitForTimeout(1_500);
+    await page.screenshot({ path: join(SHOTS, 'publish-progress.png') });
+    await expectText(page, '.terminal-wrapper, .xterm', /helm upgrade --install docs/, 'the rollout in a terminal', 60_000);
+    await expectText(page, '.editor-instance', /bundleUrl: http/, 'the new bundle link in the values file', 10_000);
+    if (!/enabled: true/.test(readFileSync(valuesFile, 'utf8'))) throw new Error('UI check: the values file on disk was not updated');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'publish-done.png') });
+
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, walkthrough and a publish seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
