@@ -10,7 +10,7 @@ export interface Page {
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'commit'; timeout?: number }): Promise<unknown>;
   exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
-  keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void> };
+  keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void>; insertText(text: string): Promise<void> };
   locator(selector: string): Locator;
   waitForTimeout(ms: number): Promise<void>;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;

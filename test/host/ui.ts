@@ -7,7 +7,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEMO_JOBS, seedDemo } from '../simulator/demo';
+import { redactSecrets } from '../../src/core/redact';
 import { Simulator } from '../simulator';
+import { makeTestCertificates } from '../support/certificates';
 import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
@@ -28,7 +30,7 @@ async function expectText(page: Page, selector: string, pattern: RegExp, what: s
     }
     await page.waitForTimeout(250);
   }
-  throw new Error(`UI check: ${what} not seen (wanted ${String(pattern)}, last saw ${JSON.stringify(last.slice(0, 300))})`);
+  throw new Error(`UI check: ${what} not seen (wanted ${String(pattern)}, last saw ${JSON.stringify(redactSecrets(last).slice(0, 300))})`);
 }
 
 /** Runs a command from the palette by its full title. */
@@ -41,17 +43,17 @@ async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
- * Sets the colour theme in the user settings and reloads the workbench, which reads them at
- * load. (The theme picker cannot be used offline: once filtered, it lists only the failed
- * marketplace search.)
+ * Sets the colour theme as a person without the theme picker would (offline, this build's
+ * picker lists only the failed marketplace search): in the user settings JSON, saved from the
+ * editor, which the workbench applies at once. Waits until it is applied.
  */
-async function selectTheme(page: Page, server: CodeServer, url: string, theme: string): Promise<void> {
-  const file = join(server.userDataDir, 'User', 'settings.json');
-  const settings = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  writeFileSync(file, JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
-  const icon = page.locator('.activitybar [aria-label*="Docs Admin"]');
-  await icon.first().waitFor({ state: 'visible', timeout: 60_000 });
+async function selectTheme(page: Page, server: CodeServer, settings: Record<string, unknown>, theme: string): Promise<void> {
+  await runCommand(page, 'Preferences: Open User Settings (JSON)');
+  await expectText(page, '.editor-instance', /workbench\.colorTheme/, 'the user settings in the editor');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(JSON.stringify({ ...settings, 'workbench.colorTheme': theme }, null, 2));
+  await page.keyboard.press('Control+S');
   const dark = !/Light/.test(theme);
   const contrast = /High Contrast/.test(theme);
   const until = Date.now() + 15_000;
@@ -63,9 +65,9 @@ async function selectTheme(page: Page, server: CodeServer, url: string, theme: s
     if (Date.now() > until) throw new Error(`UI check: the theme "${theme}" was not applied (workbench classes: ${kind ?? 'none'})`);
     await page.waitForTimeout(200);
   }
-  // After a reload the side bar may show another container: open ours unless it is showing.
-  const ours = page.locator('.sidebar .pane-header[aria-label*="Agent Jobs"]');
-  if ((await ours.count()) === 0) await icon.first().click();
+  const saved = readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8');
+  if (!saved.trimEnd().endsWith('}') || saved.trimEnd().endsWith('}}')) throw new Error(`UI check: the settings were not saved as typed:\n${saved}`);
+  await page.keyboard.press('Control+W');
   await page.waitForTimeout(500);
 }
 
@@ -82,10 +84,14 @@ async function main(): Promise<void> {
   const paths = ensureHost();
   const chromium = findChromium();
   mkdirSync(SHOTS, { recursive: true });
-  const sim = await Simulator.start({ timeScale: 10 });
+  // HTTPS, as in real use (a test CA the extension is told to trust), and 7-day links, as S3
+  // allows: the values file then shows what a person would see, not the loopback-http warning.
+  const pki = makeTestCertificates();
+  const sim = await Simulator.start({ timeScale: 10, tls: { key: pki.key, cert: pki.cert }, linkTtlSeconds: 7 * 24 * 3600 });
   seedDemo(sim);
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
+  let page: Page | undefined;
   try {
     server = await startCodeServer({
       paths,
@@ -93,14 +99,24 @@ async function main(): Promise<void> {
         'docsAdmin.baseUrl': sim.baseUrl,
         'docsAdmin.projectId': sim.projectId,
         'workbench.colorTheme': 'Default Dark Modern',
+        // The themes are set by typing into settings.json: no auto-closing or indenting.
+        'editor.autoClosingBrackets': 'never',
+        'editor.autoClosingQuotes': 'never',
+        'editor.autoIndent': 'none',
         // helm is not on this machine: the rollout task shows the command it would run.
         'docsAdmin.rollout.command': 'echo helm upgrade --install ${release} ${chart} -f ${valuesFile}',
       },
     });
+    // A machine-scoped setting: in a remote window (code-server is one) it lives in the remote
+    // machine's settings; VS Code ignores it in the user settings there.
+    mkdirSync(join(server.userDataDir, 'Machine'), { recursive: true });
+    writeFileSync(join(server.userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'docsAdmin.network.extraCaCertificates': [pki.caFile] }));
     browser = await launchBrowser(paths, chromium);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    const url = workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: DEMO_JOBS.join(',') } });
-    await page.goto(url, { waitUntil: 'domcontentloaded' });
+    page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(
+      workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: DEMO_JOBS.join(',') } }),
+      { waitUntil: 'domcontentloaded' },
+    );
     const icon = page.locator('.activitybar [aria-label*="Docs Admin"]');
     await icon.first().waitFor({ state: 'visible', timeout: 60_000 });
     await icon.first().click();
@@ -121,12 +137,13 @@ async function main(): Promise<void> {
       if (!shown.includes(title)) throw new Error(`UI check: the palette lacks "Docs Admin: ${title}"`);
     }
     // The tree in the light and high-contrast themes: every status keeps its own icon shape.
+    const settings = JSON.parse(readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
     for (const [theme, file] of [['Default Light Modern', 'theme-light.png'], ['Default High Contrast', 'theme-high-contrast-dark.png'], ['Default High Contrast Light', 'theme-high-contrast-light.png']] as const) {
-      await selectTheme(page, server, url, theme);
+      await selectTheme(page, server, settings, theme);
       await expectText(page, '.pane-body', /acme\/docs/, `the rows in ${theme}`);
       await page.screenshot({ path: join(SHOTS, file) });
     }
-    await selectTheme(page, server, url, 'Default Dark Modern');
+    await selectTheme(page, server, settings, 'Default Dark Modern');
 
     // The walkthrough: the four steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
@@ -154,25 +171,37 @@ async function main(): Promise<void> {
     await expectText(page, '.quick-input-widget .monaco-list', /values\.yaml/, 'the values file in Quick Open');
     await page.keyboard.press('Enter');
     await expectText(page, '.editor-instance', /staticExport/, 'the values file in the editor');
+    // An export that takes about 15 s here, so its progress can be seen.
+    sim.setExportDefaults({ queuedMs: 3_000, durationMs: 150_000 });
     await runCommand(page, 'Docs Admin: Publish Static Export…');
     await page.locator('.quick-input-widget input').fill('docs.acme.dev');
     await page.keyboard.press('Enter');
     await expectText(page, '.quick-input-widget .monaco-list', /deploy\/values\.yaml/, 'the values file to publish to');
     await page.keyboard.press('Enter');
-    await expectText(page, '.notifications-toasts, .notifications-center', /Publishing docs\.acme\.dev/, 'the publish progress', 30_000);
-    await page.waitForTimeout(1_500);
+    // Toasts do not always render headless; the notification centre lists the progress too.
+    await expectText(page, '.statusbar', /Export \d+%/, 'the export in the status bar', 30_000);
+    await runCommand(page, 'Notifications: Show Notifications');
+    await expectText(page, '.notifications-center', /Publishing docs\.acme\.dev: Waiting for the export: [1-9]\d*%/, 'the publish progress', 30_000);
+    await page.waitForTimeout(1_000);
     await page.screenshot({ path: join(SHOTS, 'publish-progress.png') });
-    await expectText(page, '.terminal-wrapper, .xterm', /helm upgrade --install docs/, 'the rollout in a terminal', 60_000);
-    await expectText(page, '.editor-instance', /bundleUrl: http/, 'the new bundle link in the values file', 10_000);
+    await page.keyboard.press('Escape');
+    // The terminal draws its text on a canvas: look for the task's terminal in the panel.
+    await expectText(page, '.part.panel', /Roll out the docs deployment/, 'the rollout task in a terminal', 60_000);
+    await expectText(page, '.editor-instance', /bundleUrl:\s*"?https:/, 'the new bundle link in the values file', 10_000);
     if (!/enabled: true/.test(readFileSync(valuesFile, 'utf8'))) throw new Error('UI check: the values file on disk was not updated');
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'publish-done.png') });
 
     console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, walkthrough and a publish seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+  } catch (error) {
+    // What the page showed when it failed, to see why.
+    await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);
+    throw error;
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
     await sim.stop();
+    pki.remove();
   }
 }
 
