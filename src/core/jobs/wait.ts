@@ -3,6 +3,7 @@
  * policy (tighten on change, back off when nothing moves, aim an export's polls at its predicted
  * finish) in a plain loop, with a timeout, an AbortSignal and tolerance for a few failed polls.
  */
+import * as l10n from '@vscode/l10n';
 import { AbortedError, ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/errors';
 import { abortableSleep } from '../sleep';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
@@ -15,7 +16,7 @@ export class WaitTimeoutError extends Error {
     readonly waitedMs: number,
     readonly last: string,
   ) {
-    super(`Gave up waiting for job ${jobId} after ${Math.round(waitedMs / 1000)} s (last status: ${last}). It may still finish: check it later, or wait longer with --timeout.`);
+    super(l10n.t('Gave up waiting for job {0} after {1} s (last status: {2}). It may still finish: check it later, or wait longer with --timeout.', jobId, Math.round(waitedMs / 1000), last));
     this.name = 'WaitTimeoutError';
   }
 }
