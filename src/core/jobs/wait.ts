@@ -50,7 +50,7 @@ async function waitFor<T>(subject: Subject<T>, options: WaitOptions<T>): Promise
   const started = now();
   let history: PollHistory = emptyHistory();
   let previous: string | undefined;
-  let last = 'not read yet';
+  let last: string | undefined;
   let errors = 0;
   for (;;) {
     if (options.signal?.aborted) throw new AbortedError();
@@ -75,7 +75,7 @@ async function waitFor<T>(subject: Subject<T>, options: WaitOptions<T>): Promise
     history = { ...history, lastDelayMs: delay };
     const waited = now() - started;
     if (options.timeoutMs !== undefined) {
-      if (waited >= options.timeoutMs) throw new WaitTimeoutError(subject.id, waited, last);
+      if (waited >= options.timeoutMs) throw new WaitTimeoutError(subject.id, waited, last ?? l10n.t({ message: 'not read yet', comment: ['The last status of a job that was never read, in: (last status: not read yet).'] }));
       delay = Math.min(delay, options.timeoutMs - waited);
     }
     await sleep(delay, options.signal);
