@@ -28,4 +28,67 @@ export default tseslint.config(
       ],
     },
   },
+  // The core's and the CLI's user-facing text: through @vscode/l10n, in the shape its exporter sees.
+  coreL10n(),
 );
+
+/**
+ * Localisation of src/core and src/cli (see src/core/l10n.ts): what a person reads goes through
+ * `l10n.t('…')`, and only in the shape the string exporter (vscode-l10n-dev) sees; it skips
+ * anything else without a word, and the text would stay English. Log lines, ids, codes, setting
+ * names and URLs stay as they are.
+ */
+function coreL10n() {
+  const L10N_T = "CallExpression[callee.type='MemberExpression'][callee.object.name='l10n'][callee.property.name='t']";
+  /** A text a person reads: a string with a blank in it or a closing full stop, or a template with words. */
+  const PROSE = ':matches(Literal[value=/\\s|\\.$/], TemplateLiteral:has(TemplateElement[value.raw=/[A-Za-z]/]))';
+  /** Any words at all (labels and titles are often one word). */
+  const WORDS = ':matches(Literal[value=/[A-Za-z]/], TemplateLiteral:has(TemplateElement[value.raw=/[A-Za-z]/]))';
+  /**
+   * Where a text sits in an argument or a value: itself, or a branch of `?:`, `||`, `??` or `+`,
+   * two deep; `at` places the outermost node (`.value`: a property's value; `:first-child`: the
+   * first argument).
+   */
+  const inside = (text, at = '') => {
+    const wrap = ":matches(ConditionalExpression, LogicalExpression, BinaryExpression[operator='+'])";
+    return [`${text}${at}`, `${wrap}${at} > ${text}`, `${wrap}${at} > ${wrap} > ${text}`];
+  };
+  const L10N_MESSAGE = 'A text a person reads goes through l10n.t(\'…\', args) (src/core/l10n.ts); log lines, ids and codes stay as they are.';
+  const l10nSyntax = [
+    // The shape the exporter sees.
+    { selector: "ImportDeclaration[source.value='@vscode/l10n'] > ImportSpecifier", message: "Import it as `import * as l10n from '@vscode/l10n'` and call l10n.t(): the exporter skips a bare t()." },
+    { selector: "ImportDeclaration[source.value='@vscode/l10n'] > ImportNamespaceSpecifier[local.name!='l10n']", message: 'Name the import l10n: the exporter looks for l10n.t().' },
+    { selector: `${L10N_T} > :first-child:not(Literal[value=/./], TemplateLiteral[expressions.length=0], ObjectExpression)`, message: "l10n.t() takes one string literal, its values as {0}, {1} arguments: the exporter skips anything else (a variable, a concatenation, a ?:), and the text would never be translated." },
+    { selector: `${L10N_T} > ObjectExpression:first-child:not(:has(Property[key.name='comment']))`, message: "l10n.t({ message, args }) without a comment is skipped by the exporter: pass the string itself, or add a comment." },
+    { selector: `${L10N_T} > ObjectExpression > Property[key.name=/^(message|comment)$/] > :not(Literal, ArrayExpression).value`, message: "l10n.t({ message, comment }): both must be literals (a string, or an array of strings for the comment), or the exporter skips the call." },
+    { selector: `${L10N_T} > ObjectExpression > Property[key.name='comment'] > ArrayExpression > :not(Literal)`, message: 'A comment of l10n.t() is an array of string literals.' },
+    // English where a person reads it.
+    ...inside(PROSE).map((text) => ({ selector: `NewExpression[callee.name=/Error$/] > ${text}`, message: L10N_MESSAGE })),
+    ...inside(PROSE, ':first-child').map((text) => ({ selector: `:matches(ClassDeclaration, ClassExpression)[superClass.name=/Error$/] CallExpression[callee.type='Super'] > ${text}`, message: L10N_MESSAGE })),
+    ...inside(PROSE, '.value').map((text) => ({ selector: `Property[key.name='reason'] > ${text}`, message: L10N_MESSAGE })),
+    ...inside(WORDS, '.value').map((text) => ({ selector: `ObjectExpression:not(${L10N_T} > ObjectExpression) > Property[key.name=/^(message|label|description|title|note|help|summary|headline|detail|tooltip)$/] > ${text}`, message: L10N_MESSAGE })),
+    ...inside(WORDS).map((text) => ({ selector: `:matches(Property[key.name='details'], VariableDeclarator[id.name='details']) > ArrayExpression > ${text}`, message: L10N_MESSAGE })),
+  ];
+
+  /** `l10n.t()` at module level would run before activation configures the bundle: English for good. */
+  const noModuleLevelT = {
+    meta: { type: 'problem', schema: [], messages: { moduleLevel: 'l10n.t() runs when the module loads, before the editor configures the translation: call it inside a function (a table of texts becomes a function, or getters).' } },
+    create(context) {
+      const deferred = (node) => /^(FunctionDeclaration|FunctionExpression|ArrowFunctionExpression)$/.test(node.type) || (node.type === 'PropertyDefinition' && !node.static);
+      return {
+        [L10N_T](node) {
+          if (!context.sourceCode.getAncestors(node).some(deferred)) context.report({ node, messageId: 'moduleLevel' });
+        },
+      };
+    },
+  };
+
+  return {
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
+    plugins: { 'docs-admin-l10n': { rules: { 'no-module-level-t': noModuleLevelT } } },
+    rules: {
+      'docs-admin-l10n/no-module-level-t': 'error',
+      'no-restricted-syntax': ['error', ...l10nSyntax],
+    },
+  };
+}

@@ -1,4 +1,5 @@
 /** What each CLI command does, over the same core as the extension. */
+import * as l10n from '@vscode/l10n';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,7 +11,7 @@ import { extractBundle } from '../core/bundle/extract';
 import { BundleLinks } from '../core/bundle/linkCache';
 import { formatBytes } from '../core/bundle/shelf';
 import { verifyArchive } from '../core/bundle/verify';
-import { publish, RolloutError, STEP_TITLES } from '../core/deploy/publish';
+import { publish, RolloutError, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain, parseJobId } from '../core/jobs/input';
 import { formatDuration } from '../core/jobs/present';
@@ -18,7 +19,7 @@ import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import { loadCaFiles } from '../core/net/caFiles';
-import { Network, NetworkConfigError } from '../core/net/network';
+import { Network, NetworkConfigError, type NetworkHints } from '../core/net/network';
 import { redactSecrets, redactUrl } from '../core/redact';
 import { checkCredentials, type Parsed } from './args';
 import { EXIT, JobFailedError, UsageError } from './exit';
@@ -48,12 +49,14 @@ interface Context {
 }
 
 /** How messages name the settings, on the command line. */
-const CLI_HINTS = {
-  proxy: 'HTTPS_PROXY / HTTP_PROXY',
-  noProxy: 'NO_PROXY',
-  proxyCredentials: 'the user name and password in the proxy URL (HTTPS_PROXY=http://<user>:<password>@proxy:port)',
-  ca: '--ca-file (or DOCS_ADMIN_CA_FILE)',
-};
+function cliHints(): NetworkHints {
+  return {
+    proxy: 'HTTPS_PROXY / HTTP_PROXY',
+    noProxy: 'NO_PROXY',
+    proxyCredentials: l10n.t('the user name and password in the proxy URL (HTTPS_PROXY=http://<user>:<password>@proxy:port)'),
+    ca: l10n.t('--ca-file (or DOCS_ADMIN_CA_FILE)'),
+  };
+}
 
 async function cliNetwork(parsed: Parsed, io: Io, log: Logger): Promise<Network> {
   const flag = option(parsed, 'ca-file');
@@ -63,7 +66,7 @@ async function cliNetwork(parsed: Parsed, io: Io, log: Logger): Promise<Network>
   // In CI a missing CA file is an error, not a warning: the run would fail later, less clearly.
   if (ca.problems.length > 0) throw new UsageError(ca.problems.join(' '));
   try {
-    const network = new Network({ extraCa: ca.certificates, hints: CLI_HINTS }, { env: io.env, readFile: (path) => readFileSync(path, 'utf8') });
+    const network = new Network({ extraCa: ca.certificates, hints: cliHints() }, { env: io.env, readFile: (path) => readFileSync(path, 'utf8') });
     log.debug(`Network: ${network.describe()}.`);
     return network;
   } catch (error) {
@@ -80,7 +83,7 @@ function positiveNumber(parsed: Parsed, name: string): number | undefined {
   const text = option(parsed, name);
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} takes a positive number, not "${text}".`);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(l10n.t('--{0} takes a positive number, not "{1}".', name, text));
   return n;
 }
 
@@ -100,11 +103,11 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (client !== undefined) return client;
       const base = option(parsed, 'base-url') ?? io.env.DOCS_ADMIN_BASE_URL ?? '';
       const projectId = (option(parsed, 'project-id') ?? io.env.DOCS_ADMIN_PROJECT_ID ?? '').trim();
-      if (base === '') throw new UsageError('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.');
+      if (base === '') throw new UsageError(l10n.t('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.'));
       const checked = checkBaseUrl(base);
       if (!checked.ok) throw new UsageError(checked.reason);
       const cleanKey = checkCredentials(key, projectId);
-      if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.');
+      if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
       client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;
     },
@@ -116,25 +119,32 @@ function print(ctx: Context, value: unknown, human: string): void {
   ctx.io.out(ctx.json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`);
 }
 
+/** `unknown status "x"` for a status the API does not list; the API's own word (a value scripts match) otherwise. */
+function statusOf(job: AgentJob | ExportJob): string {
+  return job.status === 'unknown' ? l10n.t('unknown status "{0}"', job.rawStatus) : job.status;
+}
+
 function describeAgent(job: AgentJob): string {
   const ref = job.source.ref === null ? '' : ` @ ${job.source.ref}`;
-  const status = job.status === 'unknown' ? `unknown status "${job.rawStatus}"` : job.status === 'completed' && job.prLink === null ? 'completed, no changes' : job.status;
-  return [
-    `${job.id}  ${status}`,
-    `  repository    ${job.source.repository}${ref}`,
-    `  model         ${job.model}`,
-    `  created       ${job.createdAt}`,
-    ...(job.prLink === null ? [] : [`  pull request  ${job.prLink}`]),
-    ...(job.archivedAt === null ? [] : [`  archived      ${job.archivedAt}`]),
-  ].join('\n');
+  const status = job.status === 'completed' && job.prLink === null ? l10n.t('completed, no changes') : statusOf(job);
+  const fields: [string, string | null][] = [
+    [l10n.t({ message: 'repository', comment: ['A field of an agent job, in a table.'] }), `${job.source.repository}${ref}`],
+    [l10n.t({ message: 'model', comment: ['A field of an agent job, in a table.'] }), job.model],
+    [l10n.t({ message: 'created', comment: ['A field of an agent job, in a table.'] }), job.createdAt],
+    [l10n.t({ message: 'pull request', comment: ['A field of an agent job, in a table.'] }), job.prLink],
+    [l10n.t({ message: 'archived', comment: ['A field of an agent job, in a table.'] }), job.archivedAt],
+  ];
+  const width = Math.max(...fields.map(([name]) => name.length)) + 2;
+  return [`${job.id}  ${status}`, ...fields.filter(([, value]) => value !== null).map(([name, value]) => `  ${name.padEnd(width)}${value ?? ''}`)].join('\n');
 }
 
 function describeExport(job: ExportJob): string {
-  const parts = [job.status === 'unknown' ? `unknown status "${job.rawStatus}"` : job.status];
+  const parts = [statusOf(job)];
   if (job.progress !== undefined && job.status !== 'completed') parts.push(`${Math.round(job.progress)}%`);
-  if (job.pageCount !== undefined) parts.push(`${job.pageCount} pages`);
+  if (job.pageCount !== undefined) parts.push(l10n.t('{0} pages', job.pageCount));
   if (job.domain !== undefined) parts.push(job.domain);
-  return `${job.jobId}  ${parts.join(' · ')}${job.error === undefined ? '' : `\n  error  ${job.error}`}`;
+  const error = job.error === undefined ? '' : `\n  ${l10n.t({ message: 'error', comment: ['The field of a failed export job that holds its error, in a table.'] })}  ${job.error}`;
+  return `${job.jobId}  ${parts.join(' · ')}${error}`;
 }
 
 /** A progress line on stderr, redrawn in place, only when stderr is a terminal. */
@@ -173,10 +183,15 @@ function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promi
       const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env, ...(signal === undefined ? {} : { signal }) });
       child.stdout.on('data', (chunk: Buffer) => io.err(chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => io.err(chunk.toString()));
-      child.on('error', (error) => fail(new RolloutError(`The rollout command could not run: ${error.message}.`)));
+      child.on('error', (error) => fail(new RolloutError(l10n.t('The rollout command could not run: {0}.', error.message))));
       child.on('close', (code, sig) => {
         if (code === 0) return done();
-        fail(new RolloutError(`The rollout command failed (${sig === null ? `exit code ${String(code)}` : `signal ${sig}`}).`, code ?? undefined));
+        fail(
+          new RolloutError(
+            sig === null ? l10n.t('The rollout command failed (exit code {0}).', String(code)) : l10n.t('The rollout command failed (signal {0}).', sig),
+            code ?? undefined,
+          ),
+        );
       });
     });
 }
@@ -184,7 +199,7 @@ function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promi
 /** export extract: needs no API, so no key or base URL either. */
 async function extract(parsed: Parsed, ctx: Context, line: ReturnType<typeof progressLine>): Promise<number> {
   const dir = option(parsed, 'dir');
-  if (dir === undefined) throw new UsageError('--dir <dir> is required: the folder to extract into.');
+  if (dir === undefined) throw new UsageError(l10n.t('--dir <dir> is required: the folder to extract into.'));
   const maxEntries = positiveNumber(parsed, 'max-entries');
   const maxMb = positiveNumber(parsed, 'max-total-mb');
   const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
@@ -193,11 +208,34 @@ async function extract(parsed: Parsed, ctx: Context, line: ReturnType<typeof pro
     maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
     signal: ctx.io.signal,
     workerScript: ctx.io.extractWorker,
-    onProgress: (p) => line.show(`${p.entries} entries · ${formatBytes(p.bytes)}`),
+    onProgress: (p) => line.show(l10n.t('{0} entries · {1}', p.entries, formatBytes(p.bytes))),
   });
   line.done();
-  print(ctx, summary, `Extracted ${summary.files} files (${summary.pages} pages, ${formatBytes(summary.bytes)}) into ${resolve(dir)}.`);
+  print(ctx, summary, l10n.t('Extracted {0} files ({1} pages, {2}) into {3}.', summary.files, summary.pages, formatBytes(summary.bytes), resolve(dir)));
   return EXIT.ok;
+}
+
+/** What `publish` did, in one sentence. */
+function publishedLine(domain: string, values: string, result: { jobId: string; pageCount?: number; valuesChanged: boolean; rolledOut: boolean }): string {
+  const { jobId, pageCount: pages } = result;
+  if (result.rolledOut) {
+    if (result.valuesChanged) {
+      return pages === undefined
+        ? l10n.t('Published {0}: export {1}; {2} updated; rollout done.', domain, jobId, values)
+        : l10n.t('Published {0}: export {1} ({3} pages); {2} updated; rollout done.', domain, jobId, values, pages);
+    }
+    return pages === undefined
+      ? l10n.t('Published {0}: export {1}; {2} already up to date; rollout done.', domain, jobId, values)
+      : l10n.t('Published {0}: export {1} ({3} pages); {2} already up to date; rollout done.', domain, jobId, values, pages);
+  }
+  if (result.valuesChanged) {
+    return pages === undefined
+      ? l10n.t('Published {0}: export {1}; {2} updated.', domain, jobId, values)
+      : l10n.t('Published {0}: export {1} ({3} pages); {2} updated.', domain, jobId, values, pages);
+  }
+  return pages === undefined
+    ? l10n.t('Published {0}: export {1}; {2} already up to date.', domain, jobId, values)
+    : l10n.t('Published {0}: export {1} ({3} pages); {2} already up to date.', domain, jobId, values, pages);
 }
 
 export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {
@@ -215,13 +253,13 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       const job = await waitForAgentJob(client, jobId(parsed, ctx.key), waitOptions<AgentJob>(parsed, ctx, (j) => line.show(`${j.id}: ${j.rawStatus}`)));
       line.done();
       print(ctx, job, describeAgent(job));
-      if (job.status === 'failed') throw new JobFailedError(`The agent job ${job.id} failed.`);
+      if (job.status === 'failed') throw new JobFailedError(l10n.t('The agent job {0} failed.', job.id));
       return EXIT.ok;
     }
     case 'export start': {
       const domain = parseExportDomain(parsed.args[0] ?? '');
       if (!domain.ok) throw new UsageError(domain.reason);
-      if (domain.note !== undefined) ctx.io.err(`note: ${domain.note}\n`);
+      if (domain.note !== undefined) ctx.io.err(`${l10n.t('note: {0}', domain.note)}\n`);
       const version = option(parsed, 'version');
       const job = await client.startExport({ domain: domain.domain, ...(version === undefined ? {} : { version }) }, { signal: ctx.io.signal });
       print(ctx, job, job.jobId);
@@ -236,7 +274,9 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       const job = await waitForExportJob(client, jobId(parsed, ctx.key), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
       line.done();
       print(ctx, job, describeExport(job));
-      if (job.status === 'failed') throw new JobFailedError(`The export ${job.jobId} failed${job.error === undefined ? '' : `: ${job.error}`}.`);
+      if (job.status === 'failed') {
+        throw new JobFailedError(job.error === undefined ? l10n.t('The export {0} failed.', job.jobId) : l10n.t('The export {0} failed: {1}.', job.jobId, job.error));
+      }
       return EXIT.ok;
     }
     case 'export bundle': {
@@ -246,16 +286,18 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
       const left = links.timeLeft(issued);
       const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
       print(ctx, { ...bundle, ...(expiresAt === undefined ? {} : { expiresAt }), expiresInSeconds: left === undefined ? null : Math.floor(left / 1000) }, bundle.bundleUrl);
-      if (!ctx.json) ctx.io.err(left === undefined ? 'The link does not say when it expires.\n' : `The link expires at ${expiresAt ?? ''} (in ${formatDuration(left)}).\n`);
+      if (!ctx.json) ctx.io.err(`${left === undefined ? l10n.t('The link does not say when it expires.') : l10n.t('The link expires at {0} (in {1}).', expiresAt ?? '', formatDuration(left))}\n`);
       return EXIT.ok;
     }
     case 'export download': {
       const out = option(parsed, 'out');
-      if (out === undefined) throw new UsageError('--out <file> is required: where to save the bundle.');
+      if (out === undefined) throw new UsageError(l10n.t('--out <file> is required: where to save the bundle.'));
       const id = jobId(parsed, ctx.key);
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
-      const show = (p: DownloadProgress) =>
-        line.show(`${formatBytes(p.received)}${p.total === undefined ? '' : ` of ${formatBytes(p.total)} (${Math.floor((p.received / Math.max(1, p.total)) * 100)}%)`}${p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : ''}`);
+      const show = (p: DownloadProgress) => {
+        const received = p.total === undefined ? formatBytes(p.received) : l10n.t('{0} of {1} ({2}%)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / Math.max(1, p.total)) * 100));
+        line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
+      };
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
@@ -269,14 +311,14 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
         onProgress: show,
       });
       line.done();
-      print(ctx, result, `Saved ${result.path} (${formatBytes(result.bytes)}).`);
+      print(ctx, result, l10n.t('Saved {0} ({1}).', result.path, formatBytes(result.bytes)));
       return EXIT.ok;
     }
     case 'publish': {
       const domain = parseExportDomain(parsed.args[0] ?? '');
       if (!domain.ok) throw new UsageError(domain.reason);
       const values = option(parsed, 'values');
-      if (values === undefined) throw new UsageError('--values <file> is required: the Helm values file to update.');
+      if (values === undefined) throw new UsageError(l10n.t('--values <file> is required: the Helm values file to update.'));
       const version = option(parsed, 'version');
       const rollout = option(parsed, 'rollout');
       const timeout = positiveNumber(parsed, 'timeout');
@@ -291,16 +333,17 @@ export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> 
         ...(timeout === undefined ? {} : { wait: { timeoutMs: timeout * 1000 } }),
         onStep: (step, detail) => {
           line.done();
-          ctx.io.err(`${STEP_TITLES[step]}${detail === undefined ? '' : ` (${redactSecrets(detail)})`}…\n`);
+          const title = stepTitle(step, l10n);
+          ctx.io.err(`${detail === undefined ? l10n.t('{0}…', title) : l10n.t('{0} ({1})…', title, redactSecrets(detail))}\n`);
         },
         onProgress: (job) => line.show(describeExport(job).split('\n')[0] ?? ''),
       });
       line.done();
       // The signed link is in the values file; a CI log (read by many) gets it without its signature.
-      print(ctx, { ...result, bundle: { ...result.bundle, bundleUrl: redactUrl(result.bundle.bundleUrl) } }, `Published ${domain.domain}: export ${result.jobId}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}; ${values} ${result.valuesChanged ? 'updated' : 'already up to date'}${result.rolledOut ? '; rollout done' : ''}.`);
+      print(ctx, { ...result, bundle: { ...result.bundle, bundleUrl: redactUrl(result.bundle.bundleUrl) } }, publishedLine(domain.domain, values, result));
       return EXIT.ok;
     }
     default:
-      throw new UsageError(`"${parsed.spec.name}" is not implemented.`);
+      throw new UsageError(l10n.t('"{0}" is not implemented.', parsed.spec.name));
   }
 }

@@ -1,4 +1,5 @@
 /** Exit codes, and the one line a person reads when something failed. */
+import * as l10n from '@vscode/l10n';
 import { AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
 import { DiskSpaceError } from '../core/bundle/diskSpace';
 import { BundleDownloadError } from '../core/bundle/errors';
@@ -26,7 +27,7 @@ export class UsageError extends Error {
 /** DOCS_ADMIN_API_KEY is not set. */
 export class MissingKeyError extends Error {
   constructor() {
-    super('DOCS_ADMIN_API_KEY is not set. Put the admin key (from the dashboard\'s API keys page) in that environment variable; it is never taken as a flag.');
+    super(l10n.t("DOCS_ADMIN_API_KEY is not set. Put the admin key (from the dashboard's API keys page) in that environment variable; it is never taken as a flag."));
     this.name = 'MissingKeyError';
   }
 }

@@ -3,6 +3,7 @@
  * loopback host; never `javascript:`, `command:`, `vscode:`, `file:`, `data:` or anything
  * else a server could send to run something on the user's machine.
  */
+import * as l10n from '@vscode/l10n';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -15,21 +16,21 @@ export type LinkVerdict = { ok: true; url: URL } | { ok: false; reason: string }
 
 /** Whether `link` may be opened in a browser. */
 export function checkOpenableLink(link: string | null | undefined): LinkVerdict {
-  if (link === null || link === undefined || link.trim() === '') return { ok: false, reason: 'there is no link' };
+  if (link === null || link === undefined || link.trim() === '') return { ok: false, reason: l10n.t('there is no link') };
   let url: URL;
   try {
     url = new URL(link.trim());
   } catch {
-    return { ok: false, reason: 'it is not a valid URL' };
+    return { ok: false, reason: l10n.t('it is not a valid URL') };
   }
   // https://github.com@evil.example/ goes to evil.example; and a link never carries a password to open.
   if ((url.protocol === 'https:' || url.protocol === 'http:') && (url.username !== '' || url.password !== '')) {
-    return { ok: false, reason: 'it carries a user name or password before its host' };
+    return { ok: false, reason: l10n.t('it carries a user name or password before its host') };
   }
   if (url.protocol === 'https:') return { ok: true, url };
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url };
-  if (url.protocol === 'http:') return { ok: false, reason: 'it is plain http: to a remote host (only https: links are opened)' };
-  return { ok: false, reason: `its scheme "${url.protocol}" is not allowed (only https: links are opened)` };
+  if (url.protocol === 'http:') return { ok: false, reason: l10n.t('it is plain http: to a remote host (only https: links are opened)') };
+  return { ok: false, reason: l10n.t('its scheme "{0}" is not allowed (only https: links are opened)', url.protocol) };
 }
 
 /**
@@ -39,23 +40,23 @@ export function checkOpenableLink(link: string | null | undefined): LinkVerdict 
 export function checkBaseUrl(input: string): { ok: true; baseUrl: string } | { ok: false; reason: string } {
   const text = input.replace(/^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g, '');
   // The URL parser drops tabs and line breaks silently: a pasted URL holding one is refused instead.
-  if (/[\p{Cc}\p{Cf}\s]/u.test(text)) return { ok: false, reason: 'The base URL holds spaces, line breaks or invisible characters: enter it on one line, such as https://api.example.com.' };
+  if (/[\p{Cc}\p{Cf}\s]/u.test(text)) return { ok: false, reason: l10n.t('The base URL holds spaces, line breaks or invisible characters: enter it on one line, such as https://api.example.com.') };
   // "user:pw@host" or "localhost:8080" parse as a scheme; neither is what was meant.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { ok: false, reason: 'Enter a full URL, starting with https://, such as https://api.example.com.' };
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return { ok: false, reason: l10n.t('Enter a full URL, starting with https://, such as https://api.example.com.') };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, reason: 'Enter a full URL such as https://api.example.com.' };
+    return { ok: false, reason: l10n.t('Enter a full URL such as https://api.example.com.') };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    return { ok: false, reason: `The base URL must use https: (plain http: only for a loopback host such as 127.0.0.1); got ${url.protocol}//${url.host}.` };
+    return { ok: false, reason: l10n.t('The base URL must use https: (plain http: only for a loopback host such as 127.0.0.1); got {0}.', `${url.protocol}//${url.host}`) };
   }
   if (url.username !== '' || url.password !== '') {
-    return { ok: false, reason: 'Remove the user name and password from the base URL: the admin key is stored separately.' };
+    return { ok: false, reason: l10n.t('Remove the user name and password from the base URL: the admin key is stored separately.') };
   }
   if (url.search !== '' || url.hash !== '') {
-    return { ok: false, reason: 'Remove the query string and fragment from the base URL.' };
+    return { ok: false, reason: l10n.t('Remove the query string and fragment from the base URL.') };
   }
   return { ok: true, baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
 }

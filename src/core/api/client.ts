@@ -2,6 +2,7 @@
  * The admin API client: the contract's four endpoints, typed errors, validated answers.
  * Base URL, project id and the key are inputs; nothing here knows about VS Code.
  */
+import * as l10n from '@vscode/l10n';
 import { redactSecrets } from '../redact';
 import {
   AuthError,
@@ -14,6 +15,7 @@ import {
   RequestRejectedError,
   ServerError,
   type ApiError,
+  type ApiSubject,
   type ForbiddenCause,
 } from './errors';
 import { retryAfterOf } from './retryAfter';
@@ -27,10 +29,22 @@ export interface ApiClientOptions extends TransportOptions {
 
 type Area = 'agent' | 'export';
 
-function segment(value: string, what: string): string {
-  if (value.trim() === '') throw new InvalidInputError(`The ${what} is empty.`);
+type Segment = 'projectId' | 'jobId' | 'exportJobId';
+
+function segment(value: string, what: Segment): string {
+  if (value.trim() === '') {
+    throw new InvalidInputError(what === 'projectId' ? l10n.t('The project id is empty.') : what === 'jobId' ? l10n.t('The job id is empty.') : l10n.t('The export job id is empty.'));
+  }
   // URL parsing resolves "." and ".." (even as %2E%2E), which would ask for another path.
-  if (value === '.' || value === '..') throw new InvalidInputError(`The ${what} "${value}" is not an id; it was not sent. Check the ${what}.`);
+  if (value === '.' || value === '..') {
+    throw new InvalidInputError(
+      what === 'projectId'
+        ? l10n.t('The project id "{0}" is not an id; it was not sent. Check the project id.', value)
+        : what === 'jobId'
+          ? l10n.t('The job id "{0}" is not an id; it was not sent. Check the job id.', value)
+          : l10n.t('The export job id "{0}" is not an id; it was not sent. Check the export job id.', value),
+    );
+  }
   return encodeURIComponent(value);
 }
 
@@ -52,37 +66,37 @@ export class AdminApiClient {
 
   /** GET /v2/agent/<projectId>/job/<id> */
   async getAgentJob(id: string, options: CallOptions = {}): Promise<AgentJob> {
-    const path = `v2/agent/${segment(this.options.projectId, 'project id')}/job/${segment(id, 'job id')}`;
-    const res = await this.call('GET', path, undefined, options, 'agent', `Agent job "${id}" in project "${this.options.projectId}"`);
+    const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}`;
+    const res = await this.call('GET', path, undefined, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
     return parseAgentJob(this.json(res), res.status);
   }
 
   /** POST /v1/static-export/jobs: the job, queued (the real service answers 202 with all of it). */
   async startExport(input: StartExportRequest, options: CallOptions = {}): Promise<ExportJob> {
-    if (input.domain.trim() === '') throw new InvalidInputError('The domain is empty.');
+    if (input.domain.trim() === '') throw new InvalidInputError(l10n.t('The domain is empty.'));
     const body: Record<string, unknown> = { domain: input.domain };
     if (input.version !== undefined) body.version = input.version;
     if (input.paths !== undefined) body.paths = input.paths;
-    const res = await this.call('POST', 'v1/static-export/jobs', body, options, 'export', 'The static export endpoint');
+    const res = await this.call('POST', 'v1/static-export/jobs', body, options, 'export', { kind: 'exportEndpoint' });
     const job = parseExportJob(this.json(res), res.status, 'queued');
     return job.domain === undefined ? { ...job, domain: input.domain } : job;
   }
 
   /** GET /v1/static-export/jobs/<jobId> */
   async getExportJob(jobId: string, options: CallOptions = {}): Promise<ExportJob> {
-    const res = await this.call('GET', `v1/static-export/jobs/${segment(jobId, 'export job id')}`, undefined, options, 'export', `Export job "${jobId}"`);
+    const res = await this.call('GET', `v1/static-export/jobs/${segment(jobId, 'exportJobId')}`, undefined, options, 'export', { kind: 'exportJob', id: jobId });
     return parseExportJob(this.json(res), res.status);
   }
 
   /** POST /v1/static-export/jobs/<jobId>/bundle (no body): a fresh presigned link. */
   async generateBundle(jobId: string, options: CallOptions = {}): Promise<Bundle> {
-    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'export job id')}/bundle`, undefined, options, 'export', `Export job "${jobId}"`);
+    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'exportJobId')}/bundle`, undefined, options, 'export', { kind: 'exportJob', id: jobId });
     const date = res.headers.date;
     const serverDate = typeof date === 'string' ? Date.parse(date) : NaN;
     return parseBundle(this.json(res), res.status, Number.isNaN(serverDate) ? undefined : serverDate);
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body: unknown, options: CallOptions, area: Area, what: string): Promise<HttpResponse> {
+  private async call(method: 'GET' | 'POST', path: string, body: unknown, options: CallOptions, area: Area, what: ApiSubject): Promise<HttpResponse> {
     const key = await this.transport.key();
     if (key === undefined) throw new AuthError('missing');
     const res = await this.transport.send({ method, path, body, signal: options.signal }, key);
@@ -90,7 +104,7 @@ export class AdminApiClient {
     throw this.error(res, key, area, what);
   }
 
-  private error(res: HttpResponse, key: string, area: Area, what: string): ApiError {
+  private error(res: HttpResponse, key: string, area: Area, what: ApiSubject): ApiError {
     const message = this.serverMessage(res, key);
     switch (true) {
       case res.status === 401:
@@ -100,11 +114,11 @@ export class AdminApiClient {
       case res.status === 404:
         return new NotFoundError(what, message);
       case res.status === 409:
-        return new ConflictError(`${what} has not completed yet, so its bundle cannot be generated; wait until its status is "completed"`, message);
+        return new ConflictError(what, message);
       case res.status === 429:
         return new RateLimitedError(retryAfterOf(res.headers, Date.now()));
       case res.status >= 500:
-        return new ServerError(res.status, message ?? (looksLikeHtml(res) ? 'an HTML error page, perhaps from a proxy' : undefined));
+        return new ServerError(res.status, message ?? (looksLikeHtml(res) ? l10n.t('an HTML error page, perhaps from a proxy') : undefined));
       default:
         return new RequestRejectedError(res.status, message);
     }
@@ -127,16 +141,16 @@ export class AdminApiClient {
   private json(res: HttpResponse): unknown {
     if (looksLikeHtml(res)) {
       throw new InvalidResponseError(
-        `an HTML page came back instead of JSON (status ${res.status}): a proxy, captive portal or login page may be in the way, or the base URL is not the API's`,
+        l10n.t("The server's answer could not be used: an HTML page came back instead of JSON (status {0}): a proxy, captive portal or login page may be in the way, or the base URL is not the API's.", res.status),
         res.status,
-        'Check the base URL and your proxy settings (opening the base URL in a browser shows the page)',
+        l10n.t('Check the base URL and your proxy settings (opening the base URL in a browser shows the page).'),
       );
     }
-    if (res.text.trim() === '') throw new InvalidResponseError(`the body is empty (status ${res.status})`, res.status);
+    if (res.text.trim() === '') throw new InvalidResponseError(l10n.t("The server's answer could not be used: the body is empty (status {0}).", res.status), res.status);
     try {
       return JSON.parse(res.text) as unknown;
     } catch {
-      throw new InvalidResponseError(`the body is not JSON (status ${res.status})`, res.status);
+      throw new InvalidResponseError(l10n.t("The server's answer could not be used: the body is not JSON (status {0}).", res.status), res.status);
     }
   }
 }

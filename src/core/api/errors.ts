@@ -1,3 +1,5 @@
+import * as l10n from '@vscode/l10n';
+import { sentences, type Translator } from '../l10n';
 import { isPermanent, type NetFailure } from '../net/failure';
 
 /**
@@ -41,8 +43,10 @@ export class AuthError extends ApiError {
   constructor(readonly reason: 'missing' | 'rejected', serverMessage?: string) {
     super(
       reason === 'missing'
-        ? 'No admin key is set. Create one on the dashboard\'s API keys page (organization settings) and set it.'
-        : `The admin key was rejected (401${serverMessage ? `: ${serverMessage}` : ''}). It may be wrong, expired or revoked: create a new one on the dashboard's API keys page and set it again.`,
+        ? l10n.t("No admin key is set. Create one on the dashboard's API keys page (organization settings) and set it.")
+        : serverMessage
+          ? l10n.t("The admin key was rejected (401: {0}). It may be wrong, expired or revoked: create a new one on the dashboard's API keys page and set it again.", serverMessage)
+          : l10n.t("The admin key was rejected (401). It may be wrong, expired or revoked: create a new one on the dashboard's API keys page and set it again."),
       { ...(reason === 'rejected' ? { status: 401 } : {}), ...(serverMessage === undefined ? {} : { serverMessage }) },
     );
   }
@@ -50,21 +54,29 @@ export class AuthError extends ApiError {
 
 export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
 
-/** Each cause of a 403, and what fixes it. */
-const CAUSE_TEXT: Record<ForbiddenCause, { cause: string; fix: string }> = {
-  plan: {
-    cause: 'the organization\'s plan does not include static export',
-    fix: 'it needs an enterprise plan: ask an owner of the organization to upgrade it',
-  },
-  scope: {
-    cause: 'the key is read-only or lacks the scope for this call',
-    fix: 'create a read-write admin key on the dashboard\'s API keys page and set it',
-  },
-  ipAllowList: {
-    cause: 'the key\'s IP allow-list does not include this machine\'s address',
-    fix: 'add this address to the key\'s allow-list on the dashboard\'s API keys page, or use a key without one',
-  },
-};
+/** The one cause of a 403, and what fixes it, in two sentences. */
+function causeSentences(cause: ForbiddenCause): string {
+  switch (cause) {
+    case 'plan':
+      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+    case 'scope':
+      return l10n.t("The cause: the key is read-only or lacks the scope for this call. To fix it, create a read-write admin key on the dashboard's API keys page and set it.");
+    case 'ipAllowList':
+      return l10n.t("The cause: the key's IP allow-list does not include this machine's address. To fix it, add this address to the key's allow-list on the dashboard's API keys page, or use a key without one.");
+  }
+}
+
+/** One of several possible causes of a 403, and what fixes it: an item of a list. */
+function causeItem(cause: ForbiddenCause): string {
+  switch (cause) {
+    case 'plan':
+      return l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)");
+    case 'scope':
+      return l10n.t("the key is read-only or lacks the scope for this call (to fix it, create a read-write admin key on the dashboard's API keys page and set it)");
+    case 'ipAllowList':
+      return l10n.t("the key's IP allow-list does not include this machine's address (to fix it, add this address to the key's allow-list on the dashboard's API keys page, or use a key without one)");
+  }
+}
 
 /** 403: the key is valid but may not do this. */
 export class ForbiddenError extends ApiError {
@@ -73,24 +85,65 @@ export class ForbiddenError extends ApiError {
     const [only] = causes;
     const why =
       causes.length === 1 && only !== undefined
-        ? `The cause: ${CAUSE_TEXT[only].cause}. To fix it, ${CAUSE_TEXT[only].fix}.`
-        : `Possible causes: ${causes.map((c) => `${CAUSE_TEXT[c].cause} (to fix it, ${CAUSE_TEXT[c].fix})`).join('; or ')}.`;
-    super(`Access denied (403${serverMessage ? `: ${serverMessage}` : ''}). ${why}`, { status: 403, ...(serverMessage === undefined ? {} : { serverMessage }) });
+        ? causeSentences(only)
+        : l10n.t('Possible causes: {0}.', causes.map(causeItem).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
+    const denied = serverMessage ? l10n.t('Access denied (403: {0}).', serverMessage) : l10n.t('Access denied (403).');
+    super(sentences(denied, why), { status: 403, ...(serverMessage === undefined ? {} : { serverMessage }) });
   }
 }
 
+/** What a call was about, for the messages of its errors. */
+export type ApiSubject =
+  | { kind: 'agentJob'; id: string; projectId: string }
+  | { kind: 'exportJob'; id: string }
+  | { kind: 'exportEndpoint' };
+
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
-  constructor(readonly what: string, serverMessage?: string) {
-    super(`${what} was not found (404${serverMessage ? `: ${serverMessage}` : ''}). Check the id and the project id.`, { status: 404, ...(serverMessage === undefined ? {} : { serverMessage }) });
+  constructor(readonly subject: ApiSubject, serverMessage?: string) {
+    super(notFoundMessage(subject, serverMessage), { status: 404, ...(serverMessage === undefined ? {} : { serverMessage }) });
+  }
+}
+
+function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined): string {
+  switch (subject.kind) {
+    case 'agentJob':
+      return serverMessage
+        ? l10n.t('Agent job "{0}" in project "{1}" was not found (404: {2}). Check the id and the project id.', subject.id, subject.projectId, serverMessage)
+        : l10n.t('Agent job "{0}" in project "{1}" was not found (404). Check the id and the project id.', subject.id, subject.projectId);
+    case 'exportJob':
+      return serverMessage
+        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the id and the project id.', subject.id, serverMessage)
+        : l10n.t('Export job "{0}" was not found (404). Check the id and the project id.', subject.id);
+    case 'exportEndpoint':
+      return serverMessage
+        ? l10n.t('The static export endpoint was not found (404: {0}). Check the id and the project id.', serverMessage)
+        : l10n.t('The static export endpoint was not found (404). Check the id and the project id.');
   }
 }
 
 /** 409: for the bundle, the export job has not completed yet. */
 export class ConflictError extends ApiError {
   readonly kind = 'conflict';
-  constructor(message: string, serverMessage?: string) {
-    super(`${message}${serverMessage ? ` (409: ${serverMessage})` : ' (409)'}`, { status: 409, ...(serverMessage === undefined ? {} : { serverMessage }) });
+  constructor(readonly subject: ApiSubject, serverMessage?: string) {
+    super(conflictMessage(subject, serverMessage), { status: 409, ...(serverMessage === undefined ? {} : { serverMessage }) });
+  }
+}
+
+function conflictMessage(subject: ApiSubject, serverMessage: string | undefined): string {
+  switch (subject.kind) {
+    case 'agentJob':
+      return serverMessage
+        ? l10n.t('Agent job "{0}" in project "{1}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {2})', subject.id, subject.projectId, serverMessage)
+        : l10n.t('Agent job "{0}" in project "{1}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id, subject.projectId);
+    case 'exportJob':
+      return serverMessage
+        ? l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {1})', subject.id, serverMessage)
+        : l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id);
+    case 'exportEndpoint':
+      return serverMessage
+        ? l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {0})', serverMessage)
+        : l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)');
   }
 }
 
@@ -98,13 +151,15 @@ export class RateLimitedError extends ApiError {
   readonly kind = 'rateLimited';
   constructor(readonly retryAfterMs: number | undefined) {
     super(
-      `The server is rate limiting requests (429). ${retryAfterMs === undefined ? 'Wait a little' : `Wait ${Math.ceil(retryAfterMs / 1000)} s`} before trying again.`,
+      retryAfterMs === undefined
+        ? l10n.t('The server is rate limiting requests (429). Wait a little before trying again.')
+        : l10n.t('The server is rate limiting requests (429). Wait {0} s before trying again.', Math.ceil(retryAfterMs / 1000)),
       { status: 429 },
     );
   }
 }
 
-/** The reason phrases of the 5xx statuses a gateway or service answers most. */
+/** The reason phrases of the 5xx statuses a gateway or service answers most (HTTP's own words: not translated). */
 const SERVER_STATUS: Record<number, string> = {
   500: 'Internal Server Error',
   502: 'Bad Gateway',
@@ -116,8 +171,11 @@ export class ServerError extends ApiError {
   readonly kind = 'server';
   constructor(status: number, serverMessage?: string) {
     const phrase = SERVER_STATUS[status];
+    const answered = phrase === undefined ? String(status) : `${status} ${phrase}`;
     super(
-      `The server failed (${status}${phrase === undefined ? '' : ` ${phrase}`}${serverMessage ? `: ${serverMessage}` : ''}). This is on the service's side; try again in a few minutes.`,
+      serverMessage
+        ? l10n.t("The server failed ({0}: {1}). This is on the service's side; try again in a few minutes.", answered, serverMessage)
+        : l10n.t("The server failed ({0}). This is on the service's side; try again in a few minutes.", answered),
       { status, ...(serverMessage === undefined ? {} : { serverMessage }) },
     );
   }
@@ -127,15 +185,37 @@ export class ServerError extends ApiError {
 export class RequestRejectedError extends ApiError {
   readonly kind = 'rejected';
   constructor(status: number, serverMessage?: string) {
-    super(`The server refused the request (${status}${serverMessage ? `: ${serverMessage}` : ''}).`, { status, ...(serverMessage === undefined ? {} : { serverMessage }) });
+    super(
+      serverMessage ? l10n.t('The server refused the request ({0}: {1}).', status, serverMessage) : l10n.t('The server refused the request ({0}).', status),
+      { status, ...(serverMessage === undefined ? {} : { serverMessage }) },
+    );
   }
 }
 
 export type NetworkCause = 'refused' | 'reset' | 'dns' | 'tls' | 'certificate' | 'proxy' | 'other';
 
-/** A duration as a person reads it: `300 ms`, `30 s`. */
-export function formatWait(ms: number): string {
-  return ms < 1_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1_000)} s`;
+/** A duration as a person reads it: `300 ms`, `30 s`; `english` for the log. */
+export function formatWait(ms: number, l10n: Translator): string {
+  return ms < 1_000 ? l10n.t('{0} ms', Math.round(ms)) : l10n.t('{0} s', Math.round(ms / 1_000));
+}
+
+function unreachable(reason: NetworkCause, host: string): string {
+  switch (reason) {
+    case 'refused':
+      return l10n.t('Could not reach the server: the connection to {0} was refused. Check the base URL, and that the service is up.', host);
+    case 'reset':
+      return l10n.t('Could not reach the server: the connection to {0} was dropped. Try again; if it persists, check your network, proxy or VPN.', host);
+    case 'dns':
+      return l10n.t('Could not reach the server: the host name {0} could not be resolved. Check the base URL and your network or proxy.', host);
+    case 'tls':
+      return l10n.t("Could not reach the server: the TLS connection to {0} failed. Check your proxy settings, and that the system trusts the server's certificate.", host);
+    case 'certificate':
+      return l10n.t('Could not reach the server: the certificate of {0} was refused.', host);
+    case 'proxy':
+      return l10n.t('Could not reach the server: the proxy failed.');
+    case 'other':
+      return l10n.t('Could not reach the server: the network request to {0} failed. Check your network and proxy settings, then try again.', host);
+  }
 }
 
 export class NetworkError extends ApiError {
@@ -150,16 +230,7 @@ export class NetworkError extends ApiError {
     cause?: unknown,
     readonly failure?: { failure: NetFailure; message: string },
   ) {
-    const text: Record<NetworkCause, string> = {
-      refused: `the connection to ${host} was refused. Check the base URL, and that the service is up`,
-      reset: `the connection to ${host} was dropped. Try again; if it persists, check your network, proxy or VPN`,
-      dns: `the host name ${host} could not be resolved. Check the base URL and your network or proxy`,
-      tls: `the TLS connection to ${host} failed. Check your proxy settings, and that the system trusts the server's certificate`,
-      certificate: failure?.message ?? `the certificate of ${host} was refused`,
-      proxy: failure?.message ?? 'the proxy failed',
-      other: `the network request to ${host} failed. Check your network and proxy settings, then try again`,
-    };
-    super(failure === undefined ? `Could not reach the server: ${text[reason]}.` : failure.message, { cause });
+    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause });
   }
 
   /** Whether the request certainly never reached the server (safe to send again). */
@@ -177,23 +248,26 @@ export class TimeoutError extends ApiError {
   readonly kind = 'timeout';
   /** `connect`: no connection; `request`: no answer (headers); `body`: the answer stopped coming. */
   constructor(readonly phase: 'connect' | 'request' | 'body', ms: number, host: string) {
-    const text = {
-      connect: `Could not connect to ${host} within ${formatWait(ms)}. Check the base URL and your network or proxy.`,
-      request: `The server at ${host} did not answer within ${formatWait(ms)}. Try again; if it persists, the service may be overloaded.`,
-      body: `The server at ${host} stopped sending its answer (nothing more came for ${formatWait(ms)}). Try again; if it persists, a proxy or the network may be cutting the connection.`,
-    };
-    super(text[phase]);
+    const wait = formatWait(ms, l10n);
+    super(
+      phase === 'connect'
+        ? l10n.t('Could not connect to {0} within {1}. Check the base URL and your network or proxy.', host, wait)
+        : phase === 'request'
+          ? l10n.t('The server at {0} did not answer within {1}. Try again; if it persists, the service may be overloaded.', host, wait)
+          : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}). Try again; if it persists, a proxy or the network may be cutting the connection.', host, wait),
+    );
   }
 }
 
 export class InvalidResponseError extends ApiError {
   readonly kind = 'invalidResponse';
   /**
-   * `detail` says what was wrong; `advice` what to do (by default: check that the base URL is
-   * the admin API's, else the answer was damaged on the way or the service misbehaves).
+   * `problem`: the sentence that says what was wrong ("The server's answer could not be used:
+   * ..."); `advice`: the one that says what to do (by default: check that the base URL is the
+   * admin API's, else the answer was damaged on the way or the service misbehaves).
    */
-  constructor(detail: string, status?: number, advice = 'Check that the base URL points at the admin API; if it does, try again later') {
-    super(`The server's answer could not be used: ${detail}. ${advice}.`, status === undefined ? {} : { status });
+  constructor(problem: string, status?: number, advice = l10n.t('Check that the base URL points at the admin API; if it does, try again later.')) {
+    super(sentences(problem, advice), status === undefined ? {} : { status });
   }
 }
 
@@ -204,7 +278,7 @@ export class RedirectError extends ApiError {
 export class AbortedError extends ApiError {
   readonly kind = 'aborted';
   constructor() {
-    super('Cancelled.');
+    super(l10n.t('Cancelled.'));
   }
 }
 

@@ -3,6 +3,7 @@
  * richer shapes are accepted, an unknown status is kept as `unknown` with the server's word;
  * a missing identity field (id, status, link) is an invalid response that names the field.
  */
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { InvalidResponseError } from './errors';
 import {
@@ -15,7 +16,6 @@ import {
   type ExportJobStatus,
 } from './types';
 
-const WRONG_SHAPE_ADVICE = 'Check that the base URL points at the admin API; if it does, the API has changed in a way this version of Docs Admin does not know: look for an update';
 
 /** A number, or a string holding one (some gateways stringify numbers). */
 const looseNumber = z.union([z.number(), z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number))]).check(z.refine(Number.isFinite));
@@ -52,7 +52,7 @@ const bundleSchema = z.object({
   expiresAt: optionalString,
 });
 
-/** What is wrong with a field, in words (zod/mini carries codes, not English messages). */
+/** What is wrong with a field, in English words for the log (zod/mini carries codes, not messages). */
 export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (issue === undefined) return 'is invalid';
   switch (issue.code) {
@@ -69,12 +69,41 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   }
 }
 
-function parse<T>(schema: z.ZodMiniType<T>, value: unknown, what: string, status: number): T {
+/** What is wrong with a field, as a whole clause: `field "status" is missing`. */
+function issueClause(field: string, issue: z.core.$ZodIssue | undefined): string {
+  switch (issue?.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? l10n.t('field "{0}" is missing', field) : l10n.t('field "{0}" is not a {1}', field, issue.expected);
+    case 'too_small':
+      return l10n.t('field "{0}" is empty', field);
+    case 'invalid_format':
+      return issue.format === 'url' ? l10n.t('field "{0}" is not an http(s) link', field) : l10n.t('field "{0}" is not a valid {1}', field, issue.format);
+    case 'invalid_union':
+      return l10n.t('field "{0}" has the wrong type', field);
+    default:
+      return l10n.t('field "{0}" is invalid', field);
+  }
+}
+
+type Resource = 'agentJob' | 'exportJob' | 'bundle';
+
+function wrongShape(what: Resource, issue: string, status: number): InvalidResponseError {
+  const problem =
+    what === 'agentJob'
+      ? l10n.t("The server's answer could not be used: the agent job has the wrong shape: {0}.", issue)
+      : what === 'exportJob'
+        ? l10n.t("The server's answer could not be used: the export job has the wrong shape: {0}.", issue)
+        : l10n.t("The server's answer could not be used: the bundle has the wrong shape: {0}.", issue);
+  const advice = l10n.t('Check that the base URL points at the admin API; if it does, the API has changed in a way this version of Docs Admin does not know: look for an update.');
+  return new InvalidResponseError(problem, status, advice);
+}
+
+function parse<T>(schema: z.ZodMiniType<T>, value: unknown, what: Resource, status: number): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue?.path.length ? issue.path.join('.') : '(the body)';
-  throw new InvalidResponseError(`the ${what} has the wrong shape: field "${field}" ${describeIssue(issue)}`, status, WRONG_SHAPE_ADVICE);
+  const field = issue?.path.length ? issue.path.join('.') : l10n.t('(the body)');
+  throw wrongShape(what, issueClause(field, issue), status);
 }
 
 function knownOr<T extends string>(known: readonly T[], raw: string): T | 'unknown' {
@@ -82,16 +111,16 @@ function knownOr<T extends string>(known: readonly T[], raw: string): T | 'unkno
 }
 
 export function parseAgentJob(value: unknown, status: number): AgentJob {
-  const job = parse(agentJobSchema, value, 'agent job', status);
+  const job = parse(agentJobSchema, value, 'agentJob', status);
   const state: AgentJobStatus = knownOr(AGENT_JOB_STATUSES, job.status);
   return { ...job, status: state, rawStatus: job.status };
 }
 
 /** An export job; a start response with only `{jobId}` reads as `queued`. */
 export function parseExportJob(value: unknown, status: number, defaultStatus?: 'queued'): ExportJob {
-  const job = parse(exportJobSchema, value, 'export job', status);
+  const job = parse(exportJobSchema, value, 'exportJob', status);
   const raw = job.status ?? defaultStatus;
-  if (raw === undefined) throw new InvalidResponseError('the export job has the wrong shape: field "status" is missing', status, WRONG_SHAPE_ADVICE);
+  if (raw === undefined) throw wrongShape('exportJob', l10n.t('field "{0}" is missing', 'status'), status);
   const state: ExportJobStatus = knownOr(EXPORT_JOB_STATUSES, raw);
   const out: ExportJob = { jobId: job.jobId, status: state, rawStatus: raw };
   if (job.progress !== undefined && job.progress !== null) out.progress = Math.min(100, Math.max(0, job.progress));

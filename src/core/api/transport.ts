@@ -4,6 +4,7 @@
  * manual redirects that drop the key when they leave the origin, and a debug log line per
  * request that never holds a secret.
  */
+import * as l10n from '@vscode/l10n';
 import { request, type Dispatcher } from 'undici';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
@@ -92,7 +93,7 @@ export class Transport {
 
   constructor(private readonly options: TransportOptions) {
     this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/');
-    if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new Error(`unsupported base URL scheme ${this.base.protocol}`);
+    if (this.base.protocol !== 'https:' && this.base.protocol !== 'http:') throw new Error(l10n.t('unsupported base URL scheme {0}', this.base.protocol));
     this.origin = this.base.origin;
     this.log = options.log ?? silentLogger;
     this.o = {
@@ -176,7 +177,7 @@ export class Transport {
           // Without the key, another origin's refusal says nothing about the key or the job.
           if (response.status < 200 || response.status >= 300) {
             throw new RedirectError(
-              `The server redirected to another origin (${url.origin}), which answered ${response.status}; the admin key is never sent to another origin. Set the base URL to the API's own address.`,
+              l10n.t("The server redirected to another origin ({0}), which answered {1}; the admin key is never sent to another origin. Set the base URL to the API's own address.", url.origin, response.status),
             );
           }
           this.log.warn(`${method} was answered by another origin (${url.origin}) after a redirect, without the admin key; if the API has moved there, set the base URL to it.`);
@@ -185,12 +186,12 @@ export class Transport {
       }
       const target = new URL(Array.isArray(location) ? (location[0] ?? '') : location, url);
       if (target.protocol !== 'https:' && target.protocol !== 'http:') {
-        throw new RedirectError(`The server redirected to a ${target.protocol} link, which is not followed.`);
+        throw new RedirectError(l10n.t('The server redirected to a {0} link, which is not followed.', target.protocol));
       }
-      if (seen.has(target.href) || target.href === url.href) throw new RedirectError(`The server redirects in a loop (${redactUrl(target.href)}). Check the base URL.`);
-      if (hop + 1 > this.o.maxRedirects) throw new RedirectError(`The server redirected more than ${this.o.maxRedirects} times. Check the base URL.`);
+      if (seen.has(target.href) || target.href === url.href) throw new RedirectError(l10n.t('The server redirects in a loop ({0}). Check the base URL.', redactUrl(target.href)));
+      if (hop + 1 > this.o.maxRedirects) throw new RedirectError(l10n.t('The server redirected more than {0} times. Check the base URL.', this.o.maxRedirects));
       if (method === 'POST' && response.status !== 307 && response.status !== 308) {
-        throw new RedirectError(`The server answered a POST with a ${response.status} redirect to ${redactUrl(target.href)}; set the base URL to where the API really is.`);
+        throw new RedirectError(l10n.t('The server answered a POST with a {0} redirect to {1}; set the base URL to where the API really is.', response.status, redactUrl(target.href)));
       }
       if (target.origin !== this.origin) {
         this.log.debug(`${method} redirected from ${this.origin} to another origin (${target.origin}); the admin key is not sent there.`);
@@ -225,7 +226,7 @@ export class Transport {
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.o.maxBodyBytes) {
         res.body.destroy();
-        throw new InvalidResponseError(`the body is too large (${declared} bytes; at most ${this.o.maxBodyBytes} are read)`, res.statusCode);
+        throw new InvalidResponseError(l10n.t("The server's answer could not be used: the body is too large ({0} bytes; at most {1} are read).", declared, this.o.maxBodyBytes), res.statusCode);
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -233,7 +234,7 @@ export class Transport {
         size += chunk.length;
         if (size > this.o.maxBodyBytes) {
           res.body.destroy();
-          throw new InvalidResponseError(`the body is too large (over ${this.o.maxBodyBytes} bytes)`, res.statusCode);
+          throw new InvalidResponseError(l10n.t("The server's answer could not be used: the body is too large (over {0} bytes).", this.o.maxBodyBytes), res.statusCode);
         }
         chunks.push(chunk);
       }

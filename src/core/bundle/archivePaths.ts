@@ -7,7 +7,9 @@
  * Names are refused, never repaired: node-tar strips such prefixes silently, we do not.
  * Links of either kind are refused wherever they point, and so are devices and FIFOs.
  */
+import * as l10n from '@vscode/l10n';
 import { extname } from 'node:path';
+import { sentences } from '../l10n';
 
 export type UnsafeArchiveReason =
   | 'traversal'
@@ -21,8 +23,10 @@ export type UnsafeArchiveReason =
   | 'notAnArchive'
   | 'corrupt';
 
-/** Ends every refusal of an entry. */
-export const REFUSED = ' Nothing was extracted. Regenerate the bundle, or ask the platform\'s support if it happens again.';
+/** A refusal of an entry: the sentence that says which and why, then what to do. */
+export function refusedEntry(what: string): string {
+  return sentences(what, l10n.t("Nothing was extracted. Regenerate the bundle, or ask the platform's support if it happens again."));
+}
 
 /** The bundle was refused; nothing of it was left on disk. */
 export class UnsafeArchiveError extends Error {
@@ -52,16 +56,16 @@ export function notAnArchive(head: Buffer): UnsafeArchiveError {
   const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
   const why =
     head.length === 0
-      ? 'The file is empty, not a tar.gz or zip archive.'
+      ? l10n.t('The file is empty, not a tar.gz or zip archive.')
       : text.startsWith('<')
-        ? 'The file is an HTML or XML page, not a tar.gz or zip archive: most likely an error page from the server or an expired link.'
-        : 'The file is not a tar.gz or zip archive.';
-  return new UnsafeArchiveError('notAnArchive', `${why} Download the bundle again; if it happens again, ask the platform's support.`);
+        ? l10n.t('The file is an HTML or XML page, not a tar.gz or zip archive: most likely an error page from the server or an expired link.')
+        : l10n.t('The file is not a tar.gz or zip archive.');
+  return new UnsafeArchiveError('notAnArchive', sentences(why, l10n.t("Download the bundle again; if it happens again, ask the platform's support.")));
 }
 
 export function corruptArchive(error: unknown): UnsafeArchiveError {
   const detail = error instanceof Error ? error.message : String(error);
-  return new UnsafeArchiveError('corrupt', `The bundle is damaged or incomplete (${detail}). Nothing was extracted. Download it again.`, undefined, error);
+  return new UnsafeArchiveError('corrupt', l10n.t('The bundle is damaged or incomplete ({0}). Nothing was extracted. Download it again.', detail), undefined, error);
 }
 
 export type EntryKind = 'file' | 'directory' | 'link' | 'device' | 'other';
@@ -153,31 +157,37 @@ export class EntryRules {
 
   tooLarge(): UnsafeArchiveError {
     const mb = Math.round(this.maxTotalBytes / 1024 ** 2);
-    return new UnsafeArchiveError('tooLarge', `The bundle expands to more than ${mb} MB; nothing was extracted. If the site really is that large, raise the setting docsAdmin.extract.maxTotalMegabytes.`);
+    return new UnsafeArchiveError('tooLarge', l10n.t('The bundle expands to more than {0} MB; nothing was extracted. If the site really is that large, raise the setting docsAdmin.extract.maxTotalMegabytes.', mb));
   }
 
   tooManyEntries(): UnsafeArchiveError {
-    return new UnsafeArchiveError('tooManyEntries', `The bundle holds more than ${this.maxEntries} entries; nothing was extracted. If the site really has that many files, raise the setting docsAdmin.extract.maxEntries.`);
+    return new UnsafeArchiveError('tooManyEntries', l10n.t('The bundle holds more than {0} entries; nothing was extracted. If the site really has that many files, raise the setting docsAdmin.extract.maxEntries.', this.maxEntries));
   }
 
   /** Checks one entry against every rule; gives its path below the root, or undefined for the root. */
   admit(name: string, kind: EntryKind, declaredSize: number, linkTarget?: string): { path: string; kind: 'file' | 'directory' } | undefined {
     if (++this.entries > this.maxEntries) throw this.tooManyEntries();
     if (kind === 'link') {
-      throw new UnsafeArchiveError('link', `The bundle holds a link (${name}${linkTarget ? ` -> ${linkTarget}` : ''}); links are never extracted, as they can point outside the folder.${REFUSED}`, name);
+      const what = linkTarget
+        ? l10n.t('The bundle holds a link ({0} -> {1}); links are never extracted, as they can point outside the folder.', name, linkTarget)
+        : l10n.t('The bundle holds a link ({0}); links are never extracted, as they can point outside the folder.', name);
+      throw new UnsafeArchiveError('link', refusedEntry(what), name);
     }
-    if (kind === 'device') throw new UnsafeArchiveError('device', `The bundle holds a device or FIFO (${name}), which a docs site never needs.${REFUSED}`, name);
-    if (kind === 'other') throw new UnsafeArchiveError('unsupported', `The bundle holds an entry of a kind that cannot be extracted (${name}).${REFUSED}`, name);
+    if (kind === 'device') throw new UnsafeArchiveError('device', refusedEntry(l10n.t('The bundle holds a device or FIFO ({0}), which a docs site never needs.', name)), name);
+    if (kind === 'other') throw new UnsafeArchiveError('unsupported', refusedEntry(l10n.t('The bundle holds an entry of a kind that cannot be extracted ({0}).', name)), name);
     const checked = checkEntryPath(name);
     if (!checked.ok) {
-      const what = checked.problem === 'traversal' ? 'an entry that points outside the folder' : 'an entry with an absolute path';
-      throw new UnsafeArchiveError(checked.problem, `The bundle holds ${what} (${name}); it was not extracted.${REFUSED}`, name);
+      const what =
+        checked.problem === 'traversal'
+          ? l10n.t('The bundle holds an entry that points outside the folder ({0}); it was not extracted.', name)
+          : l10n.t('The bundle holds an entry with an absolute path ({0}); it was not extracted.', name);
+      throw new UnsafeArchiveError(checked.problem, refusedEntry(what), name);
     }
     this.declared += kind === 'file' ? declaredSize : 0;
     if (this.declared > this.maxTotalBytes) throw this.tooLarge();
     const path = checked.path;
     if (path === '') {
-      if (kind === 'file') throw new UnsafeArchiveError('traversal', `The bundle holds a file named like the folder itself (${name}).${REFUSED}`, name);
+      if (kind === 'file') throw new UnsafeArchiveError('traversal', refusedEntry(l10n.t('The bundle holds a file named like the folder itself ({0}).', name)), name);
       return undefined;
     }
     const parts = path.split('/');
@@ -185,7 +195,7 @@ export class EntryRules {
       const prefix = parts.slice(0, i).join('/');
       const last = i === parts.length;
       if ((last && kind === 'file') ? this.dirs.has(prefix) : this.files.has(prefix)) {
-        throw new UnsafeArchiveError('conflict', `The bundle holds both a file and a folder named ${prefix}.${REFUSED}`, name);
+        throw new UnsafeArchiveError('conflict', refusedEntry(l10n.t('The bundle holds both a file and a folder named {0}.', prefix)), name);
       }
       if (!last || kind === 'directory') this.dirs.add(prefix);
     }

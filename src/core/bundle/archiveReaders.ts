@@ -3,12 +3,13 @@
  * rules before anything touches the disk. This runs on the extraction's worker thread
  * (extractWorker.ts): the staging folder writes synchronously.
  */
+import * as l10n from '@vscode/l10n';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { AbortedError } from '../api/errors';
-import { corruptArchive, REFUSED, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
+import { corruptArchive, refusedEntry, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
 import type { Staging } from './staging';
 
 /** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
@@ -86,7 +87,7 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
     });
     parser.on('ignoredEntry', (entry: ReadEntry) => {
       staging.entries++;
-      fail(new UnsafeArchiveError('unsupported', `The bundle holds an entry that cannot be extracted (${entry.path}, tar type ${entry.type}).${REFUSED}`, entry.path));
+      fail(new UnsafeArchiveError('unsupported', refusedEntry(l10n.t('The bundle holds an entry that cannot be extracted ({0}, tar type {1}).', entry.path, entry.type)), entry.path));
     });
     parser.on('eof', () => {
       atEnd = true;
@@ -127,8 +128,10 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
       if (admitted?.kind === 'directory') staging.directory(admitted.path, name);
       if (admitted?.kind !== 'file') continue;
       if (!entry.canDecodeFileData()) {
-        const why = entry.isEncrypted() ? 'it is encrypted' : `compression method ${entry.compressionMethod}`;
-        throw new UnsafeArchiveError('unsupported', `The bundle holds a file that cannot be read (${name}: ${why}).${REFUSED}`, name);
+        const what = entry.isEncrypted()
+          ? l10n.t('The bundle holds a file that cannot be read ({0}: it is encrypted).', name)
+          : l10n.t('The bundle holds a file that cannot be read ({0}: compression method {1}).', name, entry.compressionMethod);
+        throw new UnsafeArchiveError('unsupported', refusedEntry(what), name);
       }
       const file = staging.file(admitted.path, name);
       // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.

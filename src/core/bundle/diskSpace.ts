@@ -9,6 +9,7 @@
  * disk: a size that lied ends in ENOSPC, which the callers turn into the same message and clean
  * up after (no temporary file, no staging folder, the target untouched).
  */
+import * as l10n from '@vscode/l10n';
 import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ArchiveKind } from './archivePaths';
@@ -41,15 +42,15 @@ export async function freeBytes(path: string): Promise<number | undefined> {
 }
 
 function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  if (bytes < 1024) return l10n.t('{0} B', bytes);
   let value = bytes / 1024;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < 3) {
     value /= 1024;
     unit++;
   }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit] ?? 'TB'}`;
+  const shown = value < 10 ? value.toFixed(1) : String(Math.round(value));
+  return unit === 0 ? l10n.t('{0} KB', shown) : unit === 1 ? l10n.t('{0} MB', shown) : unit === 2 ? l10n.t('{0} GB', shown) : l10n.t('{0} TB', shown);
 }
 
 const SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
@@ -62,7 +63,7 @@ export async function ensureRoomForDownload(dir: string, bytes: number | undefin
   if (bytes === undefined || bytes <= 0) return;
   const free = await freeBytes(dir);
   if (free === undefined || free >= bytes) return;
-  throw new BundleDownloadError('disk', `The bundle is ${size(bytes)}, but only ${size(free)} is free in ${dir}. Free some space or choose another folder, then download again. Nothing was saved.`);
+  throw new BundleDownloadError('disk', l10n.t('The bundle is {0}, but only {1} is free in {2}. Free some space or choose another folder, then download again. Nothing was saved.', size(bytes), size(free), dir));
 }
 
 /** The expanded size an archive declares, or undefined when it does not say (or says something implausible). */
@@ -138,7 +139,7 @@ export async function ensureRoomForExtraction(archivePath: string, kind: Archive
   const declared = await declaredExpandedSize(archivePath, kind);
   if (declared === undefined || declared <= free) return;
   throw new DiskSpaceError(
-    `The bundle expands to about ${size(declared)}, but only ${size(free)} is free in ${dir}. Free some space or extract it somewhere else. Nothing was extracted.`,
+    l10n.t('The bundle expands to about {0}, but only {1} is free in {2}. Free some space or extract it somewhere else. Nothing was extracted.', size(declared), size(free), dir),
     dir,
     declared,
     free,
@@ -149,6 +150,9 @@ export async function ensureRoomForExtraction(archivePath: string, kind: Archive
 export function extractionDiskError(error: unknown, dir: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !SPACE_CODES.has(code)) return error;
-  const what = code === 'EDQUOT' ? 'The disk quota ran out' : 'The disk ran out of space';
-  return new DiskSpaceError(`${what} in ${dir} while the bundle was being extracted. Free some space or extract it somewhere else. Nothing was extracted, and the folder was left as it was.`, dir, undefined, undefined, error);
+  const message =
+    code === 'EDQUOT'
+      ? l10n.t('The disk quota ran out in {0} while the bundle was being extracted. Free some space or extract it somewhere else. Nothing was extracted, and the folder was left as it was.', dir)
+      : l10n.t('The disk ran out of space in {0} while the bundle was being extracted. Free some space or extract it somewhere else. Nothing was extracted, and the folder was left as it was.', dir);
+  return new DiskSpaceError(message, dir, undefined, undefined, error);
 }

@@ -8,12 +8,14 @@
  * that ignores `Range` restarts the file cleanly. No `Authorization` header ever goes to the
  * link's host. Cancelling at any point removes the temporary file.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type * as http from 'node:http';
 import { AbortedError } from '../api/errors';
 import { abortableSleep } from '../sleep';
+import { english, sentences, type Translator } from '../l10n';
 import { checkOpenableLink } from '../links';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
@@ -69,21 +71,37 @@ export interface DownloadResult {
   regenerations: number;
 }
 
+/**
+ * Why a request did not finish the download, as words for the log (`english`) and for a message
+ * (`l10n`): it goes into both.
+ */
+type Why = (l10n: Translator) => string;
+
 /** What one request added, and what to do next. */
-type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: string };
+type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: Why };
 
 const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
 
 function diskMessage(error: unknown, where: string): BundleDownloadError | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
-  const text: Record<string, string> = {
-    ENOSPC: `There is not enough free disk space for the bundle in ${where}. Free some space or choose another folder, then download again.`,
-    EDQUOT: `The disk quota is used up in ${where}. Free some space or choose another folder, then download again.`,
-    EACCES: `The bundle cannot be written in ${where} (permission denied). Choose another folder.`,
-    EPERM: `The bundle cannot be written in ${where} (operation not permitted). Choose another folder.`,
-    EROFS: `${where} is on a read-only disk. Choose another folder.`,
+  const text = (): string | undefined => {
+    switch (code) {
+      case 'ENOSPC':
+        return l10n.t('There is not enough free disk space for the bundle in {0}. Free some space or choose another folder, then download again.', where);
+      case 'EDQUOT':
+        return l10n.t('The disk quota is used up in {0}. Free some space or choose another folder, then download again.', where);
+      case 'EACCES':
+        return l10n.t('The bundle cannot be written in {0} (permission denied). Choose another folder.', where);
+      case 'EPERM':
+        return l10n.t('The bundle cannot be written in {0} (operation not permitted). Choose another folder.', where);
+      case 'EROFS':
+        return l10n.t('{0} is on a read-only disk. Choose another folder.', where);
+      default:
+        return undefined;
+    }
   };
-  return typeof code === 'string' && code in text ? new BundleDownloadError('disk', text[code] ?? '', { cause: error }) : undefined;
+  const message = text();
+  return message === undefined ? undefined : new BundleDownloadError('disk', message, { cause: error });
 }
 
 /** `bytes a-b/total` -> its parts. */
@@ -128,13 +146,13 @@ class Download {
   async run(): Promise<DownloadResult> {
     try {
       if (!this.o.replace && (await exists(this.o.target))) {
-        throw new BundleDownloadError('exists', `${this.o.target} already exists. Choose another name, or agree to replace it.`);
+        throw new BundleDownloadError('exists', l10n.t('{0} already exists. Choose another name, or agree to replace it.', this.o.target));
       }
       await this.fetchAll();
       await this.o.verify?.(this.temp);
       this.abortIfAsked();
       if (!this.o.replace && (await exists(this.o.target))) {
-        throw new BundleDownloadError('exists', `${this.o.target} appeared while the bundle was downloading; it was left as it is. Choose another name.`);
+        throw new BundleDownloadError('exists', l10n.t('{0} appeared while the bundle was downloading; it was left as it is. Choose another name.', this.o.target));
       }
       await rename(this.temp, this.o.target).catch((error: unknown) => {
         throw diskMessage(error, dirname(this.o.target)) ?? error;
@@ -159,16 +177,16 @@ class Download {
     if (this.link === undefined) {
       const first = await this.o.link();
       const left = this.o.timeLeft(first);
-      this.link = left !== undefined && left < 5_000 ? await this.newLink('the link had expired before the download began') : first;
+      this.link = left !== undefined && left < 5_000 ? await this.newLink((l10n) => l10n.t('the link had expired before the download began')) : first;
     }
     return this.link;
   }
 
-  private async newLink(why: string): Promise<IssuedLink> {
+  private async newLink(why: Why): Promise<IssuedLink> {
     const limit = this.o.maxRegenerations ?? 3;
-    if (this.result.regenerations >= limit) throw new ExpiredLinkError(why);
+    if (this.result.regenerations >= limit) throw new ExpiredLinkError(why(l10n));
     this.result.regenerations++;
-    this.log.info(`Generating a new bundle link: ${why}.`);
+    this.log.info(`Generating a new bundle link: ${why(english)}.`);
     this.link = await this.o.regenerate();
     return this.link;
   }
@@ -183,7 +201,7 @@ class Download {
       const link = await this.currentLink();
       const step = await this.attempt(link);
       if (step.done) return;
-      this.log.info(`Bundle download: ${step.why}; ${step.next === 'regenerate' ? 'getting a new link' : step.next} at byte ${step.next === 'restart' ? 0 : this.received}.`);
+      this.log.info(`Bundle download: ${step.why(english)}; ${step.next === 'regenerate' ? 'getting a new link' : step.next} at byte ${step.next === 'restart' ? 0 : this.received}.`);
       if (step.next === 'regenerate') {
         await this.newLink(step.why);
         continue;
@@ -195,7 +213,7 @@ class Download {
       }
       stalled = this.received > before ? 0 : stalled + 1;
       if (stalled >= maxStalled) {
-        throw new BundleDownloadError('network', `The bundle download failed ${stalled} times in a row without progress (${step.why}). Check your connection, then download again.`);
+        throw new BundleDownloadError('network', l10n.t('The bundle download failed {0} times in a row without progress ({1}). Check your connection, then download again.', stalled, step.why(l10n)));
       }
       if (step.next === 'resume') this.result.resumes++;
       await sleep(Math.min(5_000, 250 * 2 ** stalled), this.o.signal);
@@ -205,7 +223,7 @@ class Download {
   /** One GET of what is still missing. */
   private async attempt(link: IssuedLink): Promise<Step> {
     const verdict = checkOpenableLink(link.bundle.bundleUrl);
-    if (!verdict.ok) throw new BundleDownloadError('link', `The bundle link was not fetched: ${verdict.reason}.`);
+    if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The bundle link was not fetched: {0}.', verdict.reason));
     const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity' };
     if (this.received > 0) {
       headers.range = `bytes=${this.received}-`;
@@ -219,7 +237,7 @@ class Download {
       this.abortIfAsked();
       if (error instanceof BundleDownloadError) throw error;
       this.throwIfSettingsProblem(classifyFailure(error, this.network.routeFor(verdict.url) !== undefined), verdict.url, error);
-      return { done: false, next: 'retry', why: `the request failed (${describe(error)})` };
+      return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
     }
     const status = res.statusCode ?? 0;
     if (status === 407) {
@@ -229,22 +247,22 @@ class Download {
     if (status === 200 || status === 206) return this.receive(res, link);
     const text = await readSmall(res);
     if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true };
-    if (status === 416) return { done: false, next: 'restart', why: 'the server refused the byte range' };
+    if (status === 416) return { done: false, next: 'restart', why: (l10n) => l10n.t('the server refused the byte range') };
     const storeCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
     const storeMessage = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
     const left = this.o.timeLeft(link);
     if ((status === 403 || status === 400) && (EXPIRED_TEXT.test(text) || (left !== undefined && left <= 0))) {
-      return { done: false, next: 'regenerate', why: `the link expired (${storeCode ?? status})` };
+      return { done: false, next: 'regenerate', why: (l10n) => l10n.t('the link expired ({0})', storeCode ?? status) };
     }
-    if (status >= 500 || status === 429) return { done: false, next: 'retry', why: `the storage answered ${status}` };
-    const detail = [storeCode, storeMessage].filter(Boolean).join(': ') || `status ${status}`;
+    if (status >= 500 || status === 429) return { done: false, next: 'retry', why: (l10n) => l10n.t('the storage answered {0}', status) };
+    const detail = [storeCode, storeMessage].filter(Boolean).join(': ') || l10n.t('status {0}', status);
     const hint =
       status === 404
-        ? 'The bundle is no longer stored; start a new export.'
+        ? l10n.t('The bundle is no longer stored; start a new export.')
         : status === 403
-          ? 'Generate a new link and try again; if it persists, the link may have been changed in transit (a proxy?).'
-          : 'Try again later.';
-    throw new BundleDownloadError('http', `The storage refused the bundle download (${detail}). ${hint}`, { status });
+          ? l10n.t('Generate a new link and try again; if it persists, the link may have been changed in transit (a proxy?).')
+          : l10n.t('Try again later.');
+    throw new BundleDownloadError('http', sentences(l10n.t('The storage refused the bundle download ({0}).', detail), hint), { status });
   }
 
   /**
@@ -255,7 +273,7 @@ class Download {
     if (failure === undefined) return;
     const { network } = this;
     const message = failureMessage(failure, { host: url.host, proxy: network.routeFor(url), hints: network.hints, noProxyHint: network.noProxyHint });
-    throw new BundleDownloadError('network', `The bundle download failed. ${message}`, { ...(failure.kind === 'proxyAuth' ? { status: 407 } : {}), cause });
+    throw new BundleDownloadError('network', sentences(l10n.t('The bundle download failed.'), message), { ...(failure.kind === 'proxyAuth' ? { status: 407 } : {}), cause });
   }
 
   private async receive(res: http.IncomingMessage, link: IssuedLink): Promise<Step> {
@@ -265,7 +283,7 @@ class Download {
       const range = contentRange(firstHeader(res.headers['content-range']));
       if (range === undefined || range.start !== this.received) {
         discard(res);
-        return { done: false, next: 'restart', why: 'the server sent a different byte range than asked' };
+        return { done: false, next: 'restart', why: (l10n) => l10n.t('the server sent a different byte range than asked') };
       }
       start = range.start;
       total = range.total;
@@ -279,13 +297,13 @@ class Download {
     const etag = firstHeader(res.headers.etag);
     if (start > 0 && this.etag !== undefined && etag !== undefined && etag !== this.etag) {
       discard(res);
-      return { done: false, next: 'restart', why: 'the bundle changed on the server since the download began' };
+      return { done: false, next: 'restart', why: (l10n) => l10n.t('the bundle changed on the server since the download began') };
     }
     this.etag = etag ?? this.etag;
     const promised = link.bundle.sizeBytes;
     if (total !== undefined && promised !== undefined && total !== promised) {
       discard(res);
-      throw new BundleDownloadError('size', `The storage is sending ${total} bytes, but the API said the bundle has ${promised}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.`);
+      throw new BundleDownloadError('size', l10n.t("The storage is sending {0} bytes, but the API said the bundle has {1}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.", total, promised));
     }
     this.total = total ?? promised ?? this.total;
     await ensureRoomForDownload(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => { discard(res); throw error; });
@@ -299,13 +317,22 @@ class Download {
       if (disk !== undefined) throw disk;
     }
     if (this.total !== undefined && this.received > this.total) {
-      throw new BundleDownloadError('size', `The storage sent ${this.received} bytes, more than the ${this.total} promised. The bundle was not saved; generate it again.`);
+      throw new BundleDownloadError('size', l10n.t('The storage sent {0} bytes, more than the {1} promised. The bundle was not saved; generate it again.', this.received, this.total));
     }
     if (this.total !== undefined && this.received < this.total) {
-      return { done: false, next: 'resume', why: failure === undefined ? `the connection ended after ${this.received} of ${this.total} bytes` : `the connection dropped after ${this.received} of ${this.total} bytes (${describe(failure)})` };
+      const [received, total] = [this.received, this.total];
+      return {
+        done: false,
+        next: 'resume',
+        why: (l10n) =>
+          failure === undefined
+            ? l10n.t('the connection ended after {0} of {1} bytes', received, total)
+            : l10n.t('the connection dropped after {0} of {1} bytes ({2})', received, total, describe(failure)),
+      };
     }
     if (failure !== undefined) {
-      return { done: false, next: 'resume', why: `the connection dropped after ${this.received} bytes (${describe(failure)})` };
+      const received = this.received;
+      return { done: false, next: 'resume', why: (l10n) => l10n.t('the connection dropped after {0} bytes ({1})', received, describe(failure)) };
     }
     this.report(true);
     return { done: true };

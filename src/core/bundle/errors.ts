@@ -2,6 +2,7 @@
  * What can go wrong fetching a bundle, each with what to do about it. Messages never hold a
  * presigned query string (links are shown with `redactUrl`).
  */
+import * as l10n from '@vscode/l10n';
 
 export type DownloadFailure =
   /** The bytes that came are not the bytes promised (Content-Length, Content-Range, sizeBytes). */
@@ -34,10 +35,7 @@ export class BundleDownloadError extends Error {
 /** The link expired and regenerating it did not help (usually a clock far off on one side). */
 export class ExpiredLinkError extends Error {
   constructor(detail: string) {
-    super(
-      `The bundle link keeps being refused as expired (${detail}), even after generating a new one. ` +
-        `Check that this computer's clock is right, then download again.`,
-    );
+    super(l10n.t("The bundle link keeps being refused as expired ({0}), even after generating a new one. Check that this computer's clock is right, then download again.", detail));
     this.name = 'ExpiredLinkError';
   }
 }

@@ -11,10 +11,12 @@
  * actually written, so a bomb whose headers lie stops at the cap. File modes and times are not
  * kept: a docs site needs neither. A name found twice is written twice: the last one wins.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AbortedError } from '../api/errors';
+import type { L10nBundle } from '../l10n';
 import { archiveKindOf, notAnArchive, type ArchiveKind } from './archivePaths';
 import { extractOnThread } from './extractThread';
 import { ensureRoomForExtraction, extractionDiskError } from './diskSpace';
@@ -26,8 +28,8 @@ export class TargetFolderError extends Error {
   constructor(readonly reason: 'notEmpty' | 'notAFolder', readonly targetDir: string) {
     super(
       reason === 'notEmpty'
-        ? `The folder ${targetDir} already holds files. Choose an empty folder, or agree to replace its contents.`
-        : `${targetDir} exists and is not a folder. Choose another place to extract the bundle.`,
+        ? l10n.t('The folder {0} already holds files. Choose an empty folder, or agree to replace its contents.', targetDir)
+        : l10n.t('{0} exists and is not a folder. Choose another place to extract the bundle.', targetDir),
     );
     this.name = 'TargetFolderError';
   }
@@ -49,6 +51,11 @@ export interface ExtractOptions {
   onProgress?: ((progress: ExtractProgress) => void) | undefined;
   /** The worker thread's script; `extractWorker.js` beside this module unless given (tests give others). */
   workerScript?: string | undefined;
+  /**
+   * The translated strings of the display language (`vscode.l10n.bundle`), for the messages the
+   * worker thread builds (it has a module state of its own); English when undefined.
+   */
+  l10n?: L10nBundle | undefined;
 }
 
 export interface ExtractSummary {
@@ -160,7 +167,7 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   try {
     summary = await extractOnThread(
       options.workerScript ?? WORKER_SCRIPT,
-      { kind, archivePath, root, maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES },
+      { kind, archivePath, root, maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES, l10n: options.l10n },
       { signal: options.signal, onProgress: (entries, bytes) => options.onProgress?.({ entries, bytes }) },
     );
     if (options.signal?.aborted) throw new AbortedError();

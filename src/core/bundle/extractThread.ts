@@ -8,8 +8,10 @@
  * chunk. Whatever happens, the promise settles only once the thread has ended, so no write can
  * land after the caller removes the staging folder.
  */
+import * as l10n from '@vscode/l10n';
 import { Worker } from 'node:worker_threads';
 import { AbortedError } from '../api/errors';
+import type { L10nBundle } from '../l10n';
 import { UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
 import type { StagedContents } from './staging';
 
@@ -23,6 +25,8 @@ export interface WorkerJob {
   maxTotalBytes: number;
   /** One Int32 in shared memory: 0 to go on, 1 to stop. */
   abort: Int32Array;
+  /** The translations the worker's messages use (its own `@vscode/l10n` is not configured); English when undefined. */
+  l10n: L10nBundle | undefined;
 }
 
 /** An error, as it crosses between threads (a structured clone keeps no class and no fields). */
@@ -51,8 +55,8 @@ export function received(sent: SentError): Error {
 
 /** The thread died without saying why it stopped (a crash, or out of memory). */
 function crashed(code: number, error: unknown): Error {
-  const detail = error instanceof Error ? error.message : `exit code ${code}`;
-  return new Error(`The extraction stopped unexpectedly (${detail}). Nothing was extracted and the folder was left as it was. Try again; if it happens again, report it along with the log.`, { cause: error });
+  const detail = error instanceof Error ? error.message : l10n.t('exit code {0}', code);
+  return new Error(l10n.t('The extraction stopped unexpectedly ({0}). Nothing was extracted and the folder was left as it was. Try again; if it happens again, report it along with the log.', detail), { cause: error });
 }
 
 /** After a stop is asked, how long the worker has to notice before it is ended the hard way. */

@@ -4,6 +4,7 @@
  * extracted, or why it stopped. Built as its own file beside the extension (dist/extractWorker.js).
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { configureL10n } from '../l10n';
 import { classify, readTar, readZip } from './archiveReaders';
 import { sendable, type WorkerJob, type WorkerMessage } from './extractThread';
 import { Staging } from './staging';
@@ -33,5 +34,8 @@ async function run(job: WorkerJob, send: (message: WorkerMessage) => void): Prom
 
 if (!isMainThread && parentPort !== null) {
   const port = parentPort;
-  void run(workerData as WorkerJob, (message) => port.postMessage(message));
+  const job = workerData as WorkerJob;
+  // This thread's own module state: its messages are built here, in the editor's language.
+  configureL10n(job.l10n);
+  void run(job, (message) => port.postMessage(message));
 }

@@ -17,6 +17,7 @@
  * Any port is accepted, because a forwarded port (Remote SSH, a dev container) reaches the
  * server under the port the client chose.
  */
+import * as l10n from '@vscode/l10n';
 import { open, realpath, type FileHandle } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -140,7 +141,9 @@ async function find(realRoot: string, rels: string[]): Promise<Found | 'missing'
   return 'missing';
 }
 
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+/** A short plain-text answer: one line, in the editor's language (only a browser shows it). */
+function sendText(res: ServerResponse, status: number, line: string, headers: Record<string, string> = {}): void {
+  const text = `${line}\n`;
   res.writeHead(status, {
     'Content-Type': 'text/plain; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
@@ -176,16 +179,16 @@ export function isLoopbackHostHeader(host: string | undefined): boolean {
 
 function createHandler(realRoot: string, log: Logger) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!isLoopbackHostHeader(req.headers.host)) return sendText(res, 421, 'This preview only answers on 127.0.0.1 or localhost.\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed.\n', { Allow: 'GET, HEAD' });
+    if (!isLoopbackHostHeader(req.headers.host)) return sendText(res, 421, l10n.t('This preview only answers on 127.0.0.1 or localhost.'));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, l10n.t('Method not allowed.'), { Allow: 'GET, HEAD' });
     const target = requestSegments(req.url ?? '');
-    if (!target.ok) return sendText(res, target.status, target.status === 400 ? 'Bad request.\n' : 'Forbidden.\n');
+    if (!target.ok) return sendText(res, target.status, target.status === 400 ? l10n.t('Bad request.') : l10n.t('Forbidden.'));
     const found = await find(realRoot, candidates(target.segments, target.dir));
-    if (found === 'outside') return sendText(res, 403, 'Forbidden.\n');
+    if (found === 'outside') return sendText(res, 403, l10n.t('Forbidden.'));
     if (found !== 'missing') return sendFile(req, res, 200, found, log);
     const page = await find(realRoot, ['404.html']);
     if (typeof page === 'object') return sendFile(req, res, 404, page, log);
-    return sendText(res, 404, 'Not found.\n');
+    return sendText(res, 404, l10n.t('Not found.'));
   };
 }
 
@@ -199,7 +202,7 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
     handle(req, res).catch((err: unknown) => {
       log.error(`preview: ${req.url ?? ''} failed: ${err instanceof Error ? err.message : String(err)}`);
       if (res.headersSent) res.destroy();
-      else sendText(res, 500, 'Internal error.\n');
+      else sendText(res, 500, l10n.t('Internal error.'));
     });
   });
 

@@ -1,4 +1,5 @@
 /** What the views show of a bundle on this machine: light (no validation library), pure. */
+import * as l10n from '@vscode/l10n';
 
 export interface BundleSummary {
   pages: number;
@@ -22,21 +23,22 @@ export function describeSummary(summary: BundleSummary): { headline: string; typ
   const types = Object.entries(summary.types)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, 6)
-    .map(([ext, n]) => `${ext === '' ? '(none)' : ext} ${n}`)
+    .map(([ext, n]) => `${ext === '' ? l10n.t('(none)') : ext} ${n}`)
     .join(' · ');
-  return { headline: `${summary.pages} page${summary.pages === 1 ? '' : 's'} · ${formatBytes(summary.bytes)}`, types };
+  const pages = summary.pages === 1 ? l10n.t('{0} page', summary.pages) : l10n.t('{0} pages', summary.pages);
+  return { headline: `${pages} · ${formatBytes(summary.bytes)}`, types };
 }
 
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  if (bytes < 1024) return l10n.t('{0} B', bytes);
   let value = bytes / 1024;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < 3) {
     value /= 1024;
     unit++;
   }
-  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+  const shown = value >= 100 ? value.toFixed(0) : value.toFixed(1);
+  return unit === 0 ? l10n.t('{0} KB', shown) : unit === 1 ? l10n.t('{0} MB', shown) : unit === 2 ? l10n.t('{0} GB', shown) : l10n.t('{0} TB', shown);
 }
 
 export interface ShelfRow {
@@ -55,25 +57,28 @@ export function shelfRows(entry: ShelfEntry | undefined): ShelfRow[] {
     const name = entry.archive.split(/[\\/]/).pop() ?? entry.archive;
     rows.push({
       part: 'archive',
-      label: 'Downloaded',
+      label: l10n.t({ message: 'Downloaded', comment: ['The row of a bundle archive downloaded to this computer.'] }),
       description: entry.archiveBytes === undefined ? name : `${name} · ${formatBytes(entry.archiveBytes)}`,
       icon: 'file-zip',
       contextValue: 'exportJob.bundle.archive',
-      details: [`Archive: ${entry.archive}`, ...(entry.downloadedAt === undefined ? [] : [`Downloaded: ${new Date(entry.downloadedAt).toLocaleString()}`])],
+      details: [l10n.t('Archive: {0}', entry.archive), ...(entry.downloadedAt === undefined ? [] : [l10n.t('Downloaded: {0}', new Date(entry.downloadedAt).toLocaleString())])],
     });
   }
   if (entry?.folder !== undefined) {
     const summary = entry.summary === undefined ? undefined : describeSummary(entry.summary);
     rows.push({
       part: 'folder',
-      label: summary === undefined ? 'Extracted' : `Extracted: ${summary.headline}`,
+      label:
+        summary === undefined
+          ? l10n.t({ message: 'Extracted', comment: ['The row of the folder a bundle was extracted into.'] })
+          : l10n.t({ message: 'Extracted: {0}', args: [summary.headline], comment: ['The row of the folder a bundle was extracted into; {0} is its page count and size, such as "9 pages · 14.2 KB".'] }),
       description: summary?.types ?? '',
       icon: 'folder',
       contextValue: 'exportJob.bundle.folder',
       details: [
-        `Folder: ${entry.folder}`,
-        ...(entry.summary === undefined ? [] : [`${entry.summary.files} files, ${summary?.headline ?? ''}`, `Types: ${summary?.types ?? ''}`]),
-        ...(entry.extractedAt === undefined ? [] : [`Extracted: ${new Date(entry.extractedAt).toLocaleString()}`]),
+        l10n.t('Folder: {0}', entry.folder),
+        ...(entry.summary === undefined ? [] : [l10n.t('{0} files, {1}', entry.summary.files, summary?.headline ?? ''), l10n.t('Types: {0}', summary?.types ?? '')]),
+        ...(entry.extractedAt === undefined ? [] : [l10n.t({ message: 'Extracted: {0}', args: [new Date(entry.extractedAt).toLocaleString()], comment: ['When the bundle was extracted; {0} is a date and time.'] })]),
       ],
     });
   }

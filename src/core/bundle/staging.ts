@@ -10,7 +10,8 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AbortedError } from '../api/errors';
-import { EntryRules, REFUSED, UnsafeArchiveError, type ArchiveKind } from './archivePaths';
+import * as l10n from '@vscode/l10n';
+import { EntryRules, refusedEntry, UnsafeArchiveError, type ArchiveKind } from './archivePaths';
 
 export interface StagingHooks {
   /** Read before every entry and every chunk: the extraction stops soon after it turns true. */
@@ -39,7 +40,7 @@ export interface StagedFile {
 /** A case-insensitive disk can see a clash the names did not show. */
 function clashOrRethrow(error: unknown, name: string): never {
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw new UnsafeArchiveError('conflict', `The bundle holds names that clash on this disk (${name}).${REFUSED}`, name, error);
+  if (code === 'EEXIST' || code === 'ENOTDIR' || code === 'EISDIR') throw new UnsafeArchiveError('conflict', refusedEntry(l10n.t('The bundle holds names that clash on this disk ({0}).', name)), name, error);
   throw error;
 }
 

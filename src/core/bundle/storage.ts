@@ -5,6 +5,7 @@
  * like any link we open; and the body written to a file in blocks. No Authorization header is
  * ever set here: the link carries its own signature.
  */
+import * as l10n from '@vscode/l10n';
 import { close, ftruncate, open, writev } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -73,8 +74,8 @@ export class StorageClient {
       discard(res);
       const next = new URL(location, target);
       const verdict = checkOpenableLink(next.href);
-      if (!verdict.ok) throw new BundleDownloadError('link', `The storage redirected the download to a link that is not followed: ${verdict.reason}.`);
-      if (hop >= 5) throw new BundleDownloadError('link', `The storage redirected the download more than 5 times (${redactUrl(next.href)}).`);
+      if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The storage redirected the download to a link that is not followed: {0}.', verdict.reason));
+      if (hop >= 5) throw new BundleDownloadError('link', l10n.t('The storage redirected the download more than 5 times ({0}).', redactUrl(next.href)));
       this.o.log.debug(`Bundle download redirected to ${redactUrl(next.href)}.`);
       target = next;
     }
@@ -92,12 +93,12 @@ export class StorageClient {
         resolve(res);
       });
       const fail = (code: string, message: string) => req.destroy(Object.assign(new Error(message), { code }));
-      const connectTimer = setTimeout(() => fail('ETIMEDOUT', `no connection to ${url.host} within ${connectTimeoutMs} ms`), connectTimeoutMs);
+      const connectTimer = setTimeout(() => fail('ETIMEDOUT', l10n.t('no connection to {0} within {1} ms', url.host, connectTimeoutMs)), connectTimeoutMs);
       req.on('socket', (socket) => {
         if (!socket.connecting) clearTimeout(connectTimer);
         else socket.once('connect', () => clearTimeout(connectTimer));
       });
-      req.setTimeout(idleTimeoutMs, () => fail('ETIMEDOUT', `nothing received for ${idleTimeoutMs} ms`));
+      req.setTimeout(idleTimeoutMs, () => fail('ETIMEDOUT', l10n.t('nothing received for {0} ms', idleTimeoutMs)));
       req.on('error', (error) => {
         clearTimeout(connectTimer);
         reject(error);
@@ -210,7 +211,7 @@ export function writeBody(body: http.IncomingMessage, path: string, start: numbe
     });
     body.on('end', () => stop());
     body.on('error', (error) => stop(error));
-    body.on('close', () => stop(body.complete ? undefined : Object.assign(new Error('the connection closed before the body ended'), { code: 'ECONNRESET' })));
+    body.on('close', () => stop(body.complete ? undefined : Object.assign(new Error(l10n.t('the connection closed before the body ended')), { code: 'ECONNRESET' })));
     open(path, start === 0 ? 'w' : 'r+', (error, opened) => {
       if (error !== null) {
         failure ??= error;

@@ -4,6 +4,7 @@
  * have a readable central directory. Cheap (it reads the start of a tar.gz, the end of a zip),
  * so a 1 GB download is not read twice. Full integrity is the extractor's job.
  */
+import * as l10n from '@vscode/l10n';
 import { createGunzip } from 'node:zlib';
 import * as yauzl from 'yauzl';
 import { detectArchiveKind, notAnArchive, readHead, UnsafeArchiveError, type ArchiveKind } from './extract';
@@ -57,7 +58,7 @@ export async function verifyArchive(path: string): Promise<ArchiveKind> {
   if (kind === undefined) throw notAnArchive(await readHead(path, 512));
   const ok = kind === 'tar.gz' ? await firstTarHeader(path) : await zipOpens(path);
   if (!ok) {
-    throw new UnsafeArchiveError('corrupt', `The downloaded file starts like a ${kind} but does not open as one (damaged or cut short). Nothing was saved; download it again.`);
+    throw new UnsafeArchiveError('corrupt', l10n.t('The downloaded file starts like a {0} but does not open as one (damaged or cut short). Nothing was saved; download it again.', kind));
   }
   return kind;
 }

@@ -4,6 +4,7 @@
  * `https:`, or `enabled: true` without a link. Pure: text and time in, problems with their
  * offsets out. Invalid YAML yields nothing here (the YAML tooling reports it).
  */
+import * as l10n from '@vscode/l10n';
 import { expiryFromUrl } from '../bundle/expiry';
 import { formatDuration } from '../jobs/present';
 import { readStaticExport, ValuesFileError } from './values';
@@ -59,7 +60,7 @@ export function diagnoseValues(text: string, now: number, warnWithinMs: number):
     problems.push({
       code: 'missingLink',
       severity: 'error',
-      message: 'staticExport.enabled is true but there is no bundleUrl: the deployment has no bundle to start with. Regenerate the bundle and update the values.',
+      message: l10n.t('staticExport.enabled is true but there is no bundleUrl: the deployment has no bundle to start with. Regenerate the bundle and update the values.'),
       start: at.start,
       end: at.end,
     });
@@ -70,11 +71,11 @@ export function diagnoseValues(text: string, now: number, warnWithinMs: number):
   try {
     url = new URL(value);
   } catch {
-    problems.push({ code: 'invalidLink', severity: 'error', message: 'staticExport.bundleUrl is not a valid URL: the deployment cannot fetch its bundle.', start: link.start, end: link.end });
+    problems.push({ code: 'invalidLink', severity: 'error', message: l10n.t('staticExport.bundleUrl is not a valid URL: the deployment cannot fetch its bundle.'), start: link.start, end: link.end });
     return problems;
   }
   if (url.protocol !== 'https:') {
-    problems.push({ code: 'insecure', severity: 'error', message: `staticExport.bundleUrl uses ${url.protocol} instead of https:: the bundle would travel unencrypted. Use the link that bundle generation returns.`, start: link.start, end: link.end });
+    problems.push({ code: 'insecure', severity: 'error', message: l10n.t('staticExport.bundleUrl uses {0} instead of https:: the bundle would travel unencrypted. Use the link that bundle generation returns.', url.protocol), start: link.start, end: link.end });
   }
   const expiry = expiryFromUrl(value);
   if (expiry !== undefined) {
@@ -83,7 +84,7 @@ export function diagnoseValues(text: string, now: number, warnWithinMs: number):
       problems.push({
         code: 'expired',
         severity: 'error',
-        message: `staticExport.bundleUrl expired ${formatDuration(-left)} ago: the deployment cannot start on its next restart. Regenerate the bundle and update the values.`,
+        message: l10n.t('staticExport.bundleUrl expired {0} ago: the deployment cannot start on its next restart. Regenerate the bundle and update the values.', formatDuration(-left)),
         start: link.start,
         end: link.end,
       });
@@ -91,7 +92,7 @@ export function diagnoseValues(text: string, now: number, warnWithinMs: number):
       problems.push({
         code: 'expiring',
         severity: 'warning',
-        message: `staticExport.bundleUrl expires in ${formatDuration(left)}: a pod that restarts after that cannot start. Regenerate the bundle and update the values before then.`,
+        message: l10n.t('staticExport.bundleUrl expires in {0}: a pod that restarts after that cannot start. Regenerate the bundle and update the values before then.', formatDuration(left)),
         start: link.start,
         end: link.end,
       });

@@ -1,11 +1,16 @@
 /** What can stop a publish, light enough for the editor to load at start. */
+import * as l10n from '@vscode/l10n';
 
 export class ExportFailedError extends Error {
   constructor(
     readonly jobId: string,
     readonly reason: string | undefined,
   ) {
-    super(`The export ${jobId} failed${reason ? `: ${reason}` : ''}. Nothing was changed; fix the cause and publish again.`);
+    super(
+      reason
+        ? l10n.t('The export {0} failed: {1}. Nothing was changed; fix the cause and publish again.', jobId, reason)
+        : l10n.t('The export {0} failed. Nothing was changed; fix the cause and publish again.', jobId),
+    );
     this.name = 'ExportFailedError';
   }
 }

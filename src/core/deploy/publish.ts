@@ -10,7 +10,9 @@
  * over never. Every write goes only over the text just read (`ValuesStore.write`), and the
  * rollout's undo only over the text the publish wrote.
  */
+import * as l10n from '@vscode/l10n';
 import { ConflictError } from '../api/errors';
+import { english, sentences, type Translator } from '../l10n';
 import { abortableSleep } from '../sleep';
 import type { Bundle, CallOptions, ExportJob, StartExportRequest } from '../api/types';
 import { waitForExportJob, type WaitOptions } from '../jobs/wait';
@@ -24,12 +26,39 @@ export { ExportFailedError, RolloutError, ValuesChangedError } from './errors';
 
 export type PublishStep = 'start' | 'wait' | 'bundle' | 'values' | 'rollout';
 
-export const STEP_TITLES: Record<PublishStep, string> = {
-  start: 'Starting the export',
-  wait: 'Waiting for the export',
-  bundle: 'Generating the bundle',
-  values: 'Updating the values file',
-  rollout: 'Rolling out',
+/** A step's title, as progress shows it (`l10n`) or as the log says it (`english`). */
+export function stepTitle(step: PublishStep, l10n: Translator): string {
+  switch (step) {
+    case 'start':
+      return l10n.t('Starting the export');
+    case 'wait':
+      return l10n.t('Waiting for the export');
+    case 'bundle':
+      return l10n.t('Generating the bundle');
+    case 'values':
+      return l10n.t('Updating the values file');
+    case 'rollout':
+      return l10n.t('Rolling out');
+  }
+}
+
+/** Each step's title in the display language, looked up when read. */
+export const STEP_TITLES: Readonly<Record<PublishStep, string>> = {
+  get start() {
+    return stepTitle('start', l10n);
+  },
+  get wait() {
+    return stepTitle('wait', l10n);
+  },
+  get bundle() {
+    return stepTitle('bundle', l10n);
+  },
+  get values() {
+    return stepTitle('values', l10n);
+  },
+  get rollout() {
+    return stepTitle('rollout', l10n);
+  },
 };
 
 export interface PublishClient {
@@ -63,7 +92,7 @@ async function writeValues(values: ValuesStore, initial: string, change: StaticE
     if (before !== initial) {
       if (staticExportValues(before, values.name) !== staticExportValues(initial, values.name)) {
         throw new ValuesChangedError(
-          `${values.name} was changed while the publish ran, in staticExport too, so the new bundle link was not written and your change was kept. The export ${jobId} completed: publish again, or point the file at it with Update Helm Values.`,
+          l10n.t('{0} was changed while the publish ran, in staticExport too, so the new bundle link was not written and your change was kept. The export {1} completed: publish again, or point the file at it with Update Helm Values.', values.name, jobId),
         );
       }
       log.info(`${values.name} was changed while the publish ran (not in staticExport); the new link goes into the file as it is now.`);
@@ -85,14 +114,14 @@ async function undoValues(values: ValuesStore, before: string, after: string, er
   let outcome: string;
   try {
     await values.write(before, after);
-    outcome = `${values.name} was put back as it was.`;
+    outcome = l10n.t('{0} was put back as it was.', values.name);
     log.warn(`The rollout failed; ${values.name} was put back as it was.`);
   } catch (undo) {
     if (!(undo instanceof ValuesChangedError)) throw undo;
-    outcome = `${values.name} was changed during the rollout, so it was not put back: it still points at the new bundle, with that change. Check it before rolling out again.`;
+    outcome = l10n.t('{0} was changed during the rollout, so it was not put back: it still points at the new bundle, with that change. Check it before rolling out again.', values.name);
     log.warn(`The rollout failed; ${values.name} was changed meanwhile, so it was left as it is.`);
   }
-  return error instanceof RolloutError ? new RolloutError(`${error.message} ${outcome}`, error.exitCode) : error;
+  return error instanceof RolloutError ? new RolloutError(sentences(error.message, outcome), error.exitCode) : error;
 }
 
 
@@ -128,7 +157,7 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
   const sleep = o.sleep ?? abortableSleep;
   const call = o.signal === undefined ? {} : { signal: o.signal };
   const step = (name: PublishStep, detail?: string) => {
-    log.info(`Publish ${o.domain}: ${STEP_TITLES[name]}${detail ? ` (${detail})` : ''}.`);
+    log.info(`Publish ${o.domain}: ${stepTitle(name, english)}${detail ? ` (${detail})` : ''}.`);
     o.onStep?.(name, detail);
   };
 
@@ -142,7 +171,7 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
 
   step('wait', jobId);
   const done = await waitForExportJob(o.client, jobId, { ...o.wait, ...call, ...(o.onProgress === undefined ? {} : { onUpdate: o.onProgress }) });
-  if (done.status !== 'completed') throw new ExportFailedError(jobId, done.status === 'failed' ? done.error : `it ended with status "${done.rawStatus}"`);
+  if (done.status !== 'completed') throw new ExportFailedError(jobId, done.status === 'failed' ? done.error : l10n.t('it ended with status "{0}"', done.rawStatus));
 
   step('bundle', jobId);
   let bundle: Bundle | undefined;

@@ -5,6 +5,7 @@
  * only those ranges are rewritten, and the result is parsed again to prove it says what was
  * meant. Invalid YAML is refused with the parser's line and column.
  */
+import * as l10n from '@vscode/l10n';
 import { isMap, isScalar, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 
 export class ValuesFileError extends Error {
@@ -44,8 +45,14 @@ function parse(text: string, what: string): Document.Parsed {
   const error = doc.errors[0];
   if (error !== undefined) {
     const pos = error.linePos?.[0];
-    const where = pos === undefined ? '' : ` at line ${pos.line}, column ${pos.col}`;
-    throw new ValuesFileError(`${what} is not valid YAML${where}: ${error.message.split('\n')[0] ?? error.code}. Fix it, then try again.`, pos?.line, pos?.col);
+    const detail = error.message.split('\n')[0] ?? error.code;
+    throw new ValuesFileError(
+      pos === undefined
+        ? l10n.t('{0} is not valid YAML: {1}. Fix it, then try again.', what, detail)
+        : l10n.t('{0} is not valid YAML at line {1}, column {2}: {3}. Fix it, then try again.', what, pos.line, pos.col, detail),
+      pos?.line,
+      pos?.col,
+    );
   }
   return doc;
 }
@@ -59,8 +66,16 @@ function located(node: unknown): Located<unknown> | undefined {
   return { value: node.value, start: node.range[0], end: node.range[1] };
 }
 
+/**
+ * The name messages give the file when the caller has none (its path or editor name otherwise;
+ * only the values-file checks, which show no message of this module, leave it out).
+ */
+function unnamed(): string {
+  return l10n.t({ message: 'The values file', comment: ['Stands for the name of a Helm values file at the start of a sentence, when it has none.'] });
+}
+
 /** The top-level `staticExport` block, or undefined when the file has none. Throws on invalid YAML. */
-export function readStaticExport(text: string, what = 'The values file'): StaticExportBlock | undefined {
+export function readStaticExport(text: string, what = unnamed()): StaticExportBlock | undefined {
   const doc = parse(text, what);
   if (!isMap(doc.contents)) return undefined;
   const pair = pairOf(doc.contents, 'staticExport');
@@ -119,7 +134,7 @@ function applySplices(text: string, splices: Splice[]): string {
  * The file with `staticExport.enabled: true`, `staticExport.bundleUrl` and (when given)
  * `staticExport.version` set; nothing else changes.
  */
-export function setStaticExport(text: string, change: StaticExportChange, what = 'The values file'): string {
+export function setStaticExport(text: string, change: StaticExportChange, what = unnamed()): string {
   const doc = parse(text, what);
   const wanted: [string, string][] = [
     ['enabled', 'true'],
@@ -134,7 +149,7 @@ export function setStaticExport(text: string, change: StaticExportChange, what =
     const lines = wanted.map(([k, v]) => `  ${k}: ${v}${eol}`).join('');
     result = `${text}${text === '' || text.endsWith('\n') ? '' : eol}staticExport:${eol}${lines}`;
   } else if (!isMap(doc.contents) || doc.contents.flow) {
-    throw new ValuesFileError(`${what} does not hold a block mapping at its top level, so staticExport cannot be added. Helm values files are mappings (key: value).`);
+    throw new ValuesFileError(l10n.t('{0} does not hold a block mapping at its top level, so staticExport cannot be added. Helm values files are mappings (key: value).', what));
   } else {
     const indent = ' '.repeat(nestedIndent(doc, text));
     const pair = pairOf(doc.contents, 'staticExport');
@@ -159,7 +174,11 @@ export function setStaticExport(text: string, change: StaticExportChange, what =
           const colon = text.indexOf(':', keyEnd);
           splices.push({ at: colon + 1, remove: 0, insert: ` ${source}` });
         } else {
-          throw new ValuesFileError(`${what} has staticExport.${name} as a ${isMap(value) ? 'mapping' : 'list'}; it must be a single value. Fix it by hand, then try again.`);
+          throw new ValuesFileError(
+            isMap(value)
+              ? l10n.t('{0} has staticExport.{1} as a mapping; it must be a single value. Fix it by hand, then try again.', what, name)
+              : l10n.t('{0} has staticExport.{1} as a list; it must be a single value. Fix it by hand, then try again.', what, name),
+          );
         }
       }
       if (missing.length > 0) {
@@ -179,13 +198,17 @@ export function setStaticExport(text: string, change: StaticExportChange, what =
       const lines = wanted.map(([k, v]) => `${eol}${keyIndent}${indent}${k}: ${v}`).join('');
       result = applySplices(text, [{ at: colon + 1, remove: valueEnd - (colon + 1), insert: lines }]);
     } else {
-      throw new ValuesFileError(`${what} has a staticExport value that is not a block mapping (${isMap(pair.value) ? 'a flow mapping' : 'a scalar or list'}). Write it as "staticExport:" with indented keys, then try again.`);
+      throw new ValuesFileError(
+        isMap(pair.value)
+          ? l10n.t('{0} has a staticExport value that is not a block mapping (a flow mapping). Write it as "staticExport:" with indented keys, then try again.', what)
+          : l10n.t('{0} has a staticExport value that is not a block mapping (a scalar or list). Write it as "staticExport:" with indented keys, then try again.', what),
+      );
     }
   }
   // Prove the edit says what was meant, and that the file still parses.
   const check = readStaticExport(result, what);
   if (check?.enabled?.value !== true || check.bundleUrl?.value !== change.bundleUrl || (change.version !== undefined && check.version?.value !== change.version)) {
-    throw new ValuesFileError(`${what} could not be updated safely (its layout is unusual); it was left as it was. Set staticExport.bundleUrl by hand.`);
+    throw new ValuesFileError(l10n.t('{0} could not be updated safely (its layout is unusual); it was left as it was. Set staticExport.bundleUrl by hand.', what));
   }
   return result;
 }

@@ -5,6 +5,7 @@
  * leaves half a file where the deployment reads it. A symbolic link stays a link: the file it
  * points at is what is replaced.
  */
+import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -13,7 +14,7 @@ import type { ValuesStore } from './publish';
 import { ValuesFileError } from './values';
 
 function changed(path: string): ValuesChangedError {
-  return new ValuesChangedError(`${path} changed on disk while it was being updated, so it was not written over; the change made there is kept.`);
+  return new ValuesChangedError(l10n.t('{0} changed on disk while it was being updated, so it was not written over; the change made there is kept.', path));
 }
 
 /** The file's text now; undefined when it is gone. */
@@ -29,7 +30,7 @@ export function valuesFile(path: string): ValuesStore {
     name: path,
     async read() {
       const text = await current(path);
-      if (text === undefined) throw new ValuesFileError(`${path} does not exist. Pass the Helm values file of the deployment (create it first if it is new).`);
+      if (text === undefined) throw new ValuesFileError(l10n.t('{0} does not exist. Pass the Helm values file of the deployment (create it first if it is new).', path));
       return text;
     },
     async write(text: string, expected: string) {

@@ -3,6 +3,7 @@
  * admin key and the project id. Pure functions that say what was accepted, what was changed,
  * and why something was refused. Nothing that may be a key is ever repeated in a message.
  */
+import * as l10n from '@vscode/l10n';
 import { domainToASCII } from 'node:url';
 
 /** Invisible characters a paste carries at its edges: BOM, zero-width spaces and joiners, word joiner. */
@@ -25,45 +26,47 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 /** A bare hostname for a static export: a pasted scheme or path is stripped with a note. */
 export function parseExportDomain(input: string): DomainResult {
   let text = cleanPasted(input);
-  if (text === '') return { ok: false, reason: 'Enter the domain of the docs site, such as docs.example.com.' };
-  if (CONTROL.test(text)) return { ok: false, reason: `"${visible(text)}" holds a control character (a line break, tab or the like); type the domain again, such as docs.example.com.` };
+  if (text === '') return { ok: false, reason: l10n.t('Enter the domain of the docs site, such as docs.example.com.') };
+  if (CONTROL.test(text)) return { ok: false, reason: l10n.t('"{0}" holds a control character (a line break, tab or the like); type the domain again, such as docs.example.com.', visible(text)) };
   const notes: string[] = [];
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text);
   if (scheme) {
-    notes.push(`removed "${scheme[0]}"`);
+    notes.push(l10n.t('removed "{0}"', scheme[0]));
     text = text.slice(scheme[0].length);
   }
   const cut = text.search(/[/?#]/);
   if (cut >= 0) {
     // A query string or fragment may hold a token: it is not repeated.
-    notes.push(`removed "${visible(text.slice(cut).replace(/([?#]).*$/s, '$1…'))}"`);
+    notes.push(l10n.t('removed "{0}"', visible(text.slice(cut).replace(/([?#]).*$/s, '$1…'))));
     text = text.slice(0, cut);
   }
-  if (text.includes('@')) return { ok: false, reason: 'A domain has no user name: enter only the host name, such as docs.example.com.' };
+  if (text.includes('@')) return { ok: false, reason: l10n.t('A domain has no user name: enter only the host name, such as docs.example.com.') };
   const port = /:\d*$/.exec(text);
   if (port) {
-    notes.push(`removed the port "${port[0]}"`);
+    notes.push(l10n.t('removed the port "{0}"', port[0]));
     text = text.slice(0, port.index);
   }
-  if (/\s/.test(text)) return { ok: false, reason: `"${visible(text)}" holds spaces; enter a host name such as docs.example.com.` };
+  if (/\s/.test(text)) return { ok: false, reason: l10n.t('"{0}" holds spaces; enter a host name such as docs.example.com.', visible(text)) };
   if (/[^\x21-\x7e]/.test(text)) {
     // An international name goes to the server as DNS knows it (punycode), and the note shows it.
     const ascii = domainToASCII(text);
     if (ascii === '' || /[^\x21-\x7e]/.test(ascii)) {
-      return { ok: false, reason: `"${visible(text)}" holds characters a host name cannot have; enter a host name such as docs.example.com.` };
+      return { ok: false, reason: l10n.t('"{0}" holds characters a host name cannot have; enter a host name such as docs.example.com.', visible(text)) };
     }
-    notes.push(`"${visible(text)}" written as DNS knows it`);
+    notes.push(l10n.t('"{0}" written as DNS knows it', visible(text)));
     text = ascii;
   }
   const domain = text.toLowerCase().replace(/\.$/, '');
   const labels = domain.split('.');
   if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) {
-    return { ok: false, reason: `"${visible(domain)}" is not a host name; enter one such as docs.example.com.` };
+    return { ok: false, reason: l10n.t('"{0}" is not a host name; enter one such as docs.example.com.', visible(domain)) };
   }
   if (/^\d+$/.test(labels[labels.length - 1] ?? '')) {
-    return { ok: false, reason: `"${visible(domain)}" is an IP address, not the domain of a docs site; enter one such as docs.example.com.` };
+    return { ok: false, reason: l10n.t('"{0}" is an IP address, not the domain of a docs site; enter one such as docs.example.com.', visible(domain)) };
   }
-  return notes.length > 0 ? { ok: true, domain, note: `Using "${domain}" (${notes.join(', ')}).` } : { ok: true, domain };
+  if (notes.length === 0) return { ok: true, domain };
+  const changes = notes.join(l10n.t({ message: ', ', comment: ['Between two changes made to a pasted domain, such as: removed "https://", removed the port ":8080".'] }));
+  return { ok: true, domain, note: l10n.t('Using "{0}" ({1}).', domain, changes) };
 }
 
 export type JobIdResult = { ok: true; id: string; fromUrl: boolean } | { ok: false; reason: string };
@@ -76,26 +79,26 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
  */
 export function parseJobId(input: string, secrets: readonly string[] = []): JobIdResult {
   const text = cleanPasted(input);
-  if (text === '') return { ok: false, reason: 'Enter a job id, or paste a URL that contains one.' };
+  if (text === '') return { ok: false, reason: l10n.t('Enter a job id, or paste a URL that contains one.') };
   // Sent as a path segment, a key would land in the server's access logs: never.
-  if (secrets.some((secret) => secret.length >= 8 && text.includes(secret))) return { ok: false, reason: 'That is the admin key, not a job id; it was not sent anywhere. Paste the job id.' };
-  if (CONTROL.test(text)) return { ok: false, reason: `"${visible(text)}" holds a control character (a line break, tab or the like); paste the job id again.` };
+  if (secrets.some((secret) => secret.length >= 8 && text.includes(secret))) return { ok: false, reason: l10n.t('That is the admin key, not a job id; it was not sent anywhere. Paste the job id.') };
+  if (CONTROL.test(text)) return { ok: false, reason: l10n.t('"{0}" holds a control character (a line break, tab or the like); paste the job id again.', visible(text)) };
   if (/^https?:\/\//i.test(text)) {
     let url: URL;
     try {
       url = new URL(text);
     } catch {
-      return { ok: false, reason: 'That URL cannot be read; paste the job id itself.' };
+      return { ok: false, reason: l10n.t('That URL cannot be read; paste the job id itself.') };
     }
     const fromQuery = url.searchParams.get('jobId') ?? url.searchParams.get('job') ?? url.searchParams.get('id');
     const segments = url.pathname.split('/').filter((s) => s !== '').map(safeDecode);
     const jobIndex = segments.findIndex((s) => s === 'job' || s === 'jobs');
     const candidate = fromQuery ?? (jobIndex >= 0 ? segments[jobIndex + 1] : segments[segments.length - 1]);
     if (candidate !== undefined && ID.test(candidate)) return { ok: true, id: candidate, fromUrl: true };
-    return { ok: false, reason: 'No job id was found in that URL; paste the job id itself.' };
+    return { ok: false, reason: l10n.t('No job id was found in that URL; paste the job id itself.') };
   }
   if (!ID.test(text)) {
-    return { ok: false, reason: `"${visible(text)}" is not a job id: ids are letters, digits, "-", "_", "." and ":", with no spaces or slashes.` };
+    return { ok: false, reason: l10n.t('"{0}" is not a job id: ids are letters, digits, "-", "_", "." and ":", with no spaces or slashes.', visible(text)) };
   }
   return { ok: true, id: text, fromUrl: false };
 }
@@ -116,7 +119,8 @@ export function visible(text: string): string {
   return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).slice(0, 120);
 }
 
-export type CredentialResult = { ok: true; value: string; note?: string } | { ok: false; reason: string };
+/** `empty`: nothing was entered (the CLI tells a missing key apart by it, never by the words). */
+export type CredentialResult = { ok: true; value: string; note?: string } | { ok: false; reason: string; empty: boolean };
 
 /**
  * A pasted admin key: trimmed (and a copied "Bearer " taken off), refused when it holds blanks,
@@ -129,14 +133,14 @@ export function checkAdminKey(input: string, projectIds: readonly string[] = [])
   const bearer = /^(?:authorization:\s*)?bearer\s+/i.exec(value);
   if (bearer) {
     value = value.slice(bearer[0].length);
-    note = 'Took off the "Bearer " copied with the key.';
+    note = l10n.t('Took off the "Bearer " copied with the key.');
   }
-  if (value === '') return { ok: false, reason: 'Paste the admin key.' };
-  if (/[\s\u200b-\u200d\u2060\ufeff]/.test(value)) return { ok: false, reason: 'The key holds spaces or line breaks inside: copy it again from the API keys page (only the key, on one line).' };
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: 'That is a URL, not a key: copy the key from the dashboard\'s API keys page.' };
-  if (/[^\x21-\x7e]/.test(value)) return { ok: false, reason: 'The key holds characters a key cannot have (accented letters, symbols or invisible characters): copy it again from the API keys page.' };
+  if (value === '') return { ok: false, reason: l10n.t('Paste the admin key.'), empty: true };
+  if (/[\s\u200b-\u200d\u2060\ufeff]/.test(value)) return { ok: false, reason: l10n.t('The key holds spaces or line breaks inside: copy it again from the API keys page (only the key, on one line).'), empty: false };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: l10n.t("That is a URL, not a key: copy the key from the dashboard's API keys page."), empty: false };
+  if (/[^\x21-\x7e]/.test(value)) return { ok: false, reason: l10n.t('The key holds characters a key cannot have (accented letters, symbols or invisible characters): copy it again from the API keys page.'), empty: false };
   if (projectIds.includes(value)) {
-    return { ok: false, reason: 'That is the project id, not the admin key. Create a key on the dashboard\'s API keys page (organization settings) and paste it here; the project id goes in Docs Admin: Set Project ID.' };
+    return { ok: false, reason: l10n.t("That is the project id, not the admin key. Create a key on the dashboard's API keys page (organization settings) and paste it here; the project id goes in Docs Admin: Set Project ID."), empty: false };
   }
   return note === undefined ? { ok: true, value } : { ok: true, value, note };
 }
@@ -147,14 +151,14 @@ export function checkAdminKey(input: string, projectIds: readonly string[] = [])
  */
 export function checkProjectId(input: string, keys: readonly string[] = []): CredentialResult {
   const value = cleanPasted(input);
-  if (value === '') return { ok: false, reason: 'Enter the project id from the dashboard\'s API keys page.' };
+  if (value === '') return { ok: false, reason: l10n.t("Enter the project id from the dashboard's API keys page."), empty: true };
   if (keys.some((key) => value === key || (key.length >= 8 && value.includes(key)))) {
-    return { ok: false, reason: 'That is the admin key, not the project id; it was not saved (settings are plain text). The project id is on the dashboard\'s API keys page, beside the key.' };
+    return { ok: false, reason: l10n.t("That is the admin key, not the project id; it was not saved (settings are plain text). The project id is on the dashboard's API keys page, beside the key."), empty: false };
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: 'That is a URL: enter the project id, and the base URL with Docs Admin: Set Base URL.' };
-  if (/[\s\u200b-\u200d\u2060\ufeff]/.test(value)) return { ok: false, reason: 'A project id has no spaces or line breaks: copy it again from the dashboard\'s API keys page.' };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { ok: false, reason: l10n.t('That is a URL: enter the project id, and the base URL with Docs Admin: Set Base URL.'), empty: false };
+  if (/[\s\u200b-\u200d\u2060\ufeff]/.test(value)) return { ok: false, reason: l10n.t("A project id has no spaces or line breaks: copy it again from the dashboard's API keys page."), empty: false };
   if (/[^\x21-\x7e]|[/?#\\]/.test(value) || value.length > 200) {
-    return { ok: false, reason: 'A project id is one word of letters, digits and punctuation such as - and _, with no slashes: copy it again from the dashboard\'s API keys page.' };
+    return { ok: false, reason: l10n.t("A project id is one word of letters, digits and punctuation such as - and _, with no slashes: copy it again from the dashboard's API keys page."), empty: false };
   }
   return { ok: true, value };
 }
@@ -162,8 +166,8 @@ export function checkProjectId(input: string, keys: readonly string[] = []): Cre
 /** An environment's name: shown in the views and used in storage keys. */
 export function checkEnvironmentName(input: string): string | undefined {
   const name = cleanPasted(input);
-  if (name === '') return 'Enter a name, such as staging.';
-  if (/[\p{Cc}\p{Cf}]/u.test(name)) return 'A name cannot hold control or invisible characters.';
-  if (name.length > 60) return 'Keep the name under 60 characters.';
+  if (name === '') return l10n.t('Enter a name, such as staging.');
+  if (/[\p{Cc}\p{Cf}]/u.test(name)) return l10n.t('A name cannot hold control or invisible characters.');
+  if (name.length > 60) return l10n.t('Keep the name under 60 characters.');
   return undefined;
 }

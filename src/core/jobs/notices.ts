@@ -1,4 +1,5 @@
 /** What a finished job says in a notification, and which actions fit: pure, tested without an editor. */
+import * as l10n from '@vscode/l10n';
 import { isTerminal, repositoryName } from './present';
 import type { Transition } from './service';
 
@@ -13,21 +14,23 @@ export function noticeFor(t: Transition, setting: 'all' | 'failures' | 'none'): 
   if (setting === 'none' || !isTerminal(t.job) || t.job.snapshot === undefined) return undefined;
   const failed = t.to === 'failed';
   if (setting === 'failures' && !failed) return undefined;
-  const logs = { title: 'Show Logs', command: 'docsAdmin.logs.show' };
+  const logs = { title: l10n.t('Show Logs'), command: 'docsAdmin.logs.show' };
   if (t.job.kind === 'agent') {
     const snap = t.job.snapshot;
     const name = `${repositoryName(snap.source.repository)}${snap.source.ref === null ? '' : ` @ ${snap.source.ref}`}`;
-    if (failed) return { severity: 'error', message: `Agent job on ${name} failed.`, actions: [logs] };
-    if (t.to === 'archived') return { severity: 'info', message: `Agent job on ${name} was archived.`, actions: [] };
+    if (failed) return { severity: 'error', message: l10n.t('Agent job on {0} failed.', name), actions: [logs] };
+    if (t.to === 'archived') return { severity: 'info', message: l10n.t('Agent job on {0} was archived.', name), actions: [] };
     return snap.prLink === null
-      ? { severity: 'info', message: `Agent job on ${name} completed with no changes.`, actions: [] }
-      : { severity: 'info', message: `Agent job on ${name} opened a pull request.`, actions: [{ title: 'Open Pull Request', command: 'docsAdmin.agentJob.openPullRequest' }] };
+      ? { severity: 'info', message: l10n.t('Agent job on {0} completed with no changes.', name), actions: [] }
+      : { severity: 'info', message: l10n.t('Agent job on {0} opened a pull request.', name), actions: [{ title: l10n.t('Open Pull Request'), command: 'docsAdmin.agentJob.openPullRequest' }] };
   }
   const domain = t.job.domain ?? t.job.snapshot.domain ?? t.job.id;
   if (failed) {
-    const why = t.job.snapshot.error === undefined ? '' : `: ${t.job.snapshot.error}`;
-    return { severity: 'error', message: `Static export of ${domain} failed${why}`, actions: [{ title: 'Retry', command: 'docsAdmin.export.retry' }, logs] };
+    const error = t.job.snapshot.error;
+    const message = error === undefined ? l10n.t('Static export of {0} failed', domain) : l10n.t('Static export of {0} failed: {1}', domain, error);
+    return { severity: 'error', message, actions: [{ title: l10n.t('Retry'), command: 'docsAdmin.export.retry' }, logs] };
   }
-  const pages = t.job.snapshot.pageCount === undefined ? '' : ` (${t.job.snapshot.pageCount} pages)`;
-  return { severity: 'info', message: `Static export of ${domain} completed${pages}.`, actions: [{ title: 'Copy Bundle Link', command: 'docsAdmin.export.copyBundleLink' }] };
+  const pages = t.job.snapshot.pageCount;
+  const message = pages === undefined ? l10n.t('Static export of {0} completed.', domain) : l10n.t('Static export of {0} completed ({1} pages).', domain, pages);
+  return { severity: 'info', message, actions: [{ title: l10n.t('Copy Bundle Link'), command: 'docsAdmin.export.copyBundleLink' }] };
 }

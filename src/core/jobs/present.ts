@@ -3,6 +3,7 @@
  * colour and context value. The tree adapter turns these into TreeItems; the tests check
  * them without an editor.
  */
+import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../api/types';
 import type { TrackedJob } from './registry';
 
@@ -40,18 +41,22 @@ export function repositoryName(repository: string): string {
 /** `5s`, `3m`, `2h 5m`, `4d`: a compact duration. */
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
+  if (s < 60) return l10n.t({ message: '{0}s', args: [s], comment: ['A duration in seconds, as short as it gets.'] });
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return l10n.t({ message: '{0}m', args: [m], comment: ['A duration in minutes, as short as it gets.'] });
   const h = Math.floor(m / 60);
-  if (h < 24) return m % 60 === 0 ? `${h}h` : `${h}h ${m % 60}m`;
-  return `${Math.floor(h / 24)}d`;
+  if (h < 24) {
+    return m % 60 === 0
+      ? l10n.t({ message: '{0}h', args: [h], comment: ['A duration in hours, as short as it gets.'] })
+      : l10n.t({ message: '{0}h {1}m', args: [h, m % 60], comment: ['A duration in hours and minutes, as short as it gets.'] });
+  }
+  return l10n.t({ message: '{0}d', args: [Math.floor(h / 24)], comment: ['A duration in days, as short as it gets.'] });
 }
 
 /** `3m ago` from an ISO date; empty when the date cannot be read. */
 export function formatAge(iso: string | undefined, now: number): string {
   const at = iso === undefined ? NaN : Date.parse(iso);
-  return Number.isNaN(at) ? '' : `${formatDuration(now - at)} ago`;
+  return Number.isNaN(at) ? '' : l10n.t({ message: '{0} ago', args: [formatDuration(now - at)], comment: ['How long ago a job was created; {0} is a short duration such as 3m.'] });
 }
 
 export function presentAgentJob(job: AgentJob, now: number): Presentation {
@@ -59,30 +64,30 @@ export function presentAgentJob(job: AgentJob, now: number): Presentation {
   const label = `${repositoryName(job.source.repository)}${ref}`;
   const age = formatAge(job.createdAt, now);
   const details = [
-    `Job: ${job.id}`,
-    `Status: ${job.rawStatus}`,
-    `Repository: ${job.source.repository}`,
-    `Ref: ${job.source.ref ?? '(none)'}`,
-    `Model: ${job.model}`,
-    `Created: ${job.createdAt}`,
-    `Archived: ${job.archivedAt ?? 'no'}`,
-    `Pull request: ${job.prLink ?? 'none'}`,
+    l10n.t('Job: {0}', job.id),
+    l10n.t('Status: {0}', job.rawStatus),
+    l10n.t('Repository: {0}', job.source.repository),
+    l10n.t('Ref: {0}', job.source.ref ?? l10n.t('(none)')),
+    l10n.t('Model: {0}', job.model),
+    l10n.t('Created: {0}', job.createdAt),
+    job.archivedAt === null ? l10n.t('Archived: no') : l10n.t('Archived: {0}', job.archivedAt),
+    job.prLink === null ? l10n.t('Pull request: none') : l10n.t('Pull request: {0}', job.prLink),
   ];
   const base = { label, details };
   const withAge = (status: string) => (age === '' ? status : `${status} · ${age}`);
   switch (job.status) {
     case 'active':
-      return { ...base, description: withAge('active'), icon: 'sync~spin', color: COLORS.running, contextValue: 'agentJob.active' };
+      return { ...base, description: withAge(l10n.t({ message: 'active', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'sync~spin', color: COLORS.running, contextValue: 'agentJob.active' };
     case 'completed':
       return job.prLink === null
-        ? { ...base, description: withAge('completed, no changes'), icon: 'check', color: COLORS.done, contextValue: 'agentJob.completed.noPr' }
-        : { ...base, description: withAge('pull request opened'), icon: 'git-pull-request', color: COLORS.done, contextValue: 'agentJob.completed.hasPr' };
+        ? { ...base, description: withAge(l10n.t({ message: 'completed, no changes', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'check', color: COLORS.done, contextValue: 'agentJob.completed.noPr' }
+        : { ...base, description: withAge(l10n.t({ message: 'pull request opened', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'git-pull-request', color: COLORS.done, contextValue: 'agentJob.completed.hasPr' };
     case 'failed':
-      return { ...base, description: withAge('failed'), icon: 'error', color: COLORS.failed, contextValue: 'agentJob.failed' };
+      return { ...base, description: withAge(l10n.t({ message: 'failed', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'error', color: COLORS.failed, contextValue: 'agentJob.failed' };
     case 'archived':
-      return { ...base, description: withAge('archived'), icon: 'archive', color: COLORS.muted, contextValue: job.prLink === null ? 'agentJob.archived' : 'agentJob.archived.hasPr' };
+      return { ...base, description: withAge(l10n.t({ message: 'archived', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'archive', color: COLORS.muted, contextValue: job.prLink === null ? 'agentJob.archived' : 'agentJob.archived.hasPr' };
     case 'unknown':
-      return { ...base, description: withAge(`unknown status "${job.rawStatus}"`), icon: 'question', color: undefined, contextValue: 'agentJob.unknown' };
+      return { ...base, description: withAge(l10n.t({ message: 'unknown status "{0}"', args: [job.rawStatus], comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'question', color: undefined, contextValue: 'agentJob.unknown' };
   }
 }
 
@@ -92,32 +97,33 @@ export function presentExportJob(job: ExportJob, now: number): Presentation {
   const ended = job.updatedAt === undefined ? NaN : Date.parse(job.updatedAt);
   const terminal = job.status === 'completed' || job.status === 'failed';
   const elapsed = Number.isNaN(created) ? undefined : formatDuration((terminal && !Number.isNaN(ended) ? ended : now) - created);
-  const pages = job.pageCount === undefined ? undefined : `${job.pageCount.toLocaleString('en-US')} ${job.pageCount === 1 ? 'page' : 'pages'}`;
+  const count = job.pageCount?.toLocaleString('en-US');
+  const pages = count === undefined ? undefined : job.pageCount === 1 ? l10n.t('{0} page', count) : l10n.t('{0} pages', count);
   const details = [
-    `Job: ${job.jobId}`,
-    `Domain: ${job.domain ?? '(unknown)'}`,
-    `Status: ${job.rawStatus}`,
-    ...(job.progress === undefined ? [] : [`Progress: ${Math.round(job.progress)}%`]),
-    ...(pages === undefined ? [] : [`Pages: ${pages}`]),
-    ...(job.createdAt === undefined ? [] : [`Created: ${job.createdAt}`]),
-    ...(job.updatedAt === undefined ? [] : [`Updated: ${job.updatedAt}`]),
-    ...(job.error === undefined ? [] : [`Error: ${job.error}`]),
+    l10n.t('Job: {0}', job.jobId),
+    l10n.t('Domain: {0}', job.domain ?? l10n.t('(unknown)')),
+    l10n.t('Status: {0}', job.rawStatus),
+    ...(job.progress === undefined ? [] : [l10n.t('Progress: {0}%', Math.round(job.progress))]),
+    ...(pages === undefined ? [] : [l10n.t('Pages: {0}', pages)]),
+    ...(job.createdAt === undefined ? [] : [l10n.t('Created: {0}', job.createdAt)]),
+    ...(job.updatedAt === undefined ? [] : [l10n.t('Updated: {0}', job.updatedAt)]),
+    ...(job.error === undefined ? [] : [l10n.t('Error: {0}', job.error)]),
   ];
   const join = (...parts: (string | undefined)[]) => parts.filter((p) => p !== undefined && p !== '').join(' · ');
   const base = { label, details };
   switch (job.status) {
     case 'queued':
-      return { ...base, description: join('queued', elapsed), icon: 'clock', color: COLORS.waiting, contextValue: 'exportJob.queued' };
+      return { ...base, description: join(l10n.t({ message: 'queued', comment: ['The status of a job, as its row in a list shows it.'] }), elapsed), icon: 'clock', color: COLORS.waiting, contextValue: 'exportJob.queued' };
     case 'running': {
       const percent = job.progress === undefined ? undefined : `${Math.round(job.progress)}%`;
-      return { ...base, description: join('running', percent, pages, elapsed), icon: 'sync~spin', color: COLORS.running, contextValue: 'exportJob.running' };
+      return { ...base, description: join(l10n.t({ message: 'running', comment: ['The status of a job, as its row in a list shows it.'] }), percent, pages, elapsed), icon: 'sync~spin', color: COLORS.running, contextValue: 'exportJob.running' };
     }
     case 'completed':
-      return { ...base, description: join('completed', pages, elapsed), icon: 'package', color: COLORS.done, contextValue: 'exportJob.completed' };
+      return { ...base, description: join(l10n.t({ message: 'completed', comment: ['The status of a job, as its row in a list shows it.'] }), pages, elapsed), icon: 'package', color: COLORS.done, contextValue: 'exportJob.completed' };
     case 'failed':
-      return { ...base, description: join('failed', job.error), icon: 'error', color: COLORS.failed, contextValue: 'exportJob.failed' };
+      return { ...base, description: join(l10n.t({ message: 'failed', comment: ['The status of a job, as its row in a list shows it.'] }), job.error), icon: 'error', color: COLORS.failed, contextValue: 'exportJob.failed' };
     case 'unknown':
-      return { ...base, description: join(`unknown status "${job.rawStatus}"`, elapsed), icon: 'question', color: undefined, contextValue: 'exportJob.unknown' };
+      return { ...base, description: join(l10n.t({ message: 'unknown status "{0}"', args: [job.rawStatus], comment: ['The status of a job, as its row in a list shows it.'] }), elapsed), icon: 'question', color: undefined, contextValue: 'exportJob.unknown' };
   }
 }
 

@@ -1,4 +1,5 @@
 /** Tracked jobs as rows: their order and what each shows, with its last error and link expiry. */
+import * as l10n from '@vscode/l10n';
 import { presentAgentJob, presentExportJob, type Presentation } from './present';
 import type { TrackedJob } from './registry';
 import { isTerminal } from './present';
@@ -18,19 +19,19 @@ export function presentTracked(job: TrackedJob, error: string | undefined, now: 
   if (job.snapshot === undefined) {
     p = {
       label: job.kind === 'export' ? (job.domain ?? job.id) : job.id,
-      description: error === undefined ? 'loading…' : '',
+      description: error === undefined ? l10n.t('loading…') : '',
       icon: 'loading~spin',
       color: undefined,
       contextValue: `${job.kind === 'agent' ? 'agentJob' : 'exportJob'}.loading`,
-      details: [`Job: ${job.id}`],
+      details: [l10n.t('Job: {0}', job.id)],
     };
   } else {
     p = job.kind === 'agent' ? presentAgentJob(job.snapshot, now) : presentExportJob({ ...job.snapshot, ...(job.snapshot.domain === undefined && job.domain !== undefined ? { domain: job.domain } : {}) }, now);
   }
-  if (expiry !== undefined) p = { ...p, description: `${p.description} · ${expiry}`, details: [...p.details, `Bundle link: ${expiry}`] };
+  if (expiry !== undefined) p = { ...p, description: `${p.description} · ${expiry}`, details: [...p.details, l10n.t('Bundle link: {0}', expiry)] };
   if (error !== undefined) {
     const short = error.split('. ')[0] ?? error;
-    return { ...p, description: short, icon: 'warning', color: 'problemsWarningIcon.foreground', details: [...p.details, `Last error: ${error}`] };
+    return { ...p, description: short, icon: 'warning', color: 'problemsWarningIcon.foreground', details: [...p.details, l10n.t('Last error: {0}', error)] };
   }
   return p;
 }

@@ -5,6 +5,7 @@
  */
 import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError, type AdminApiClient } from '../api';
 import type { AgentJob, ExportJob } from '../api/types';
+import { english } from '../l10n';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
 import { isTerminal } from './present';
@@ -262,7 +263,7 @@ export class JobsService {
       }
       if (error instanceof RateLimitedError) {
         const retryAfterMs = error.retryAfterMs ?? 60_000;
-        this.options.log.warn(`${error.message} Polling of every job waits ${formatWait(retryAfterMs)}.`);
+        this.options.log.warn(`${error.message} Polling of every job waits ${formatWait(retryAfterMs, english)}.`);
         return { kind: 'rateLimited', retryAfterMs };
       }
       if (error instanceof NotFoundError || error.kind === 'forbidden' || error.kind === 'invalidInput') {

@@ -63,6 +63,8 @@ function readItem(item: unknown): { job: TrackedJob; note?: string } | { problem
   if (snapshot === undefined) return { job };
   const read = (job.kind === 'agent' ? agentSnapshot : exportSnapshot).safeParse(snapshot, { reportInput: true });
   if (read.success) return { job: { ...job, snapshot: read.data } as TrackedJob };
+  // For the log only (the registry writes `problems` there, in English for support).
+  // eslint-disable-next-line no-restricted-syntax
   return { job, note: `its last reading cannot be read (${describeIssue(read.error.issues[0])}); it will be asked for again` };
 }
 

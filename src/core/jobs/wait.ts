@@ -3,6 +3,7 @@
  * policy (tighten on change, back off when nothing moves, aim an export's polls at its predicted
  * finish) in a plain loop, with a timeout, an AbortSignal and tolerance for a few failed polls.
  */
+import * as l10n from '@vscode/l10n';
 import { AbortedError, ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/errors';
 import { abortableSleep } from '../sleep';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
@@ -15,7 +16,7 @@ export class WaitTimeoutError extends Error {
     readonly waitedMs: number,
     readonly last: string,
   ) {
-    super(`Gave up waiting for job ${jobId} after ${Math.round(waitedMs / 1000)} s (last status: ${last}). It may still finish: check it later, or wait longer with --timeout.`);
+    super(l10n.t('Gave up waiting for job {0} after {1} s (last status: {2}). It may still finish: check it later, or wait longer with --timeout.', jobId, Math.round(waitedMs / 1000), last));
     this.name = 'WaitTimeoutError';
   }
 }
@@ -49,7 +50,7 @@ async function waitFor<T>(subject: Subject<T>, options: WaitOptions<T>): Promise
   const started = now();
   let history: PollHistory = emptyHistory();
   let previous: string | undefined;
-  let last = 'not read yet';
+  let last: string | undefined;
   let errors = 0;
   for (;;) {
     if (options.signal?.aborted) throw new AbortedError();
@@ -74,7 +75,7 @@ async function waitFor<T>(subject: Subject<T>, options: WaitOptions<T>): Promise
     history = { ...history, lastDelayMs: delay };
     const waited = now() - started;
     if (options.timeoutMs !== undefined) {
-      if (waited >= options.timeoutMs) throw new WaitTimeoutError(subject.id, waited, last);
+      if (waited >= options.timeoutMs) throw new WaitTimeoutError(subject.id, waited, last ?? l10n.t({ message: 'not read yet', comment: ['The last status of a job that was never read, in: (last status: not read yet).'] }));
       delay = Math.min(delay, options.timeoutMs - waited);
     }
     await sleep(delay, options.signal);

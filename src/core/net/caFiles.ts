@@ -2,6 +2,7 @@
  * Extra CA certificates from PEM files, each checked: a file that cannot be read or holds no
  * usable certificate gets a message that names it and says what to do; the others still count.
  */
+import * as l10n from '@vscode/l10n';
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 
@@ -22,15 +23,15 @@ export function certificatesIn(text: string | Buffer): string[] {
     const binary = typeof text !== 'string' && text.length > 0 && text[0] === 0x30;
     throw new Error(
       binary
-        ? 'it looks like a binary (DER) certificate; convert it to PEM first (openssl x509 -inform der -in <file> -out <file>.pem)'
-        : 'it holds no PEM certificate (a block starting with -----BEGIN CERTIFICATE-----)',
+        ? l10n.t('it looks like a binary (DER) certificate; convert it to PEM first (openssl x509 -inform der -in <file> -out <file>.pem)')
+        : l10n.t('it holds no PEM certificate (a block starting with -----BEGIN CERTIFICATE-----)'),
     );
   }
   for (const [i, block] of blocks.entries()) {
     try {
       new X509Certificate(block);
     } catch (error) {
-      throw new Error(`its certificate number ${i + 1} cannot be read (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      throw new Error(l10n.t('its certificate number {0} cannot be read ({1})', i + 1, error instanceof Error ? error.message : String(error)), { cause: error });
     }
   }
   return blocks;
@@ -38,9 +39,9 @@ export function certificatesIn(text: string | Buffer): string[] {
 
 function readProblem(error: unknown): string {
   const code = (error as { code?: unknown }).code;
-  if (code === 'ENOENT') return 'there is no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'it cannot be read (permission denied)';
-  if (code === 'EISDIR') return 'it is a folder, not a file';
+  if (code === 'ENOENT') return l10n.t('there is no such file');
+  if (code === 'EACCES' || code === 'EPERM') return l10n.t('it cannot be read (permission denied)');
+  if (code === 'EISDIR') return l10n.t('it is a folder, not a file');
   return error instanceof Error ? error.message : String(error);
 }
 
@@ -55,13 +56,13 @@ export async function loadCaFiles(paths: readonly string[], where: string): Prom
     try {
       content = await readFile(path);
     } catch (error) {
-      result.problems.push(`The CA certificate file ${path} (in ${where}) was not used: ${readProblem(error)}.`);
+      result.problems.push(l10n.t('The CA certificate file {0} (in {1}) was not used: {2}.', path, where, readProblem(error)));
       continue;
     }
     try {
       result.certificates.push(...certificatesIn(content));
     } catch (error) {
-      result.problems.push(`The CA certificate file ${path} (in ${where}) was not used: ${error instanceof Error ? error.message : String(error)}.`);
+      result.problems.push(l10n.t('The CA certificate file {0} (in {1}) was not used: {2}.', path, where, error instanceof Error ? error.message : String(error)));
     }
   }
   return result;

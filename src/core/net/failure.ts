@@ -4,6 +4,8 @@
  * cannot be reached. Both HTTP stacks use these, so the API client and the bundle download
  * say the same thing. Pure.
  */
+import * as l10n from '@vscode/l10n';
+import { sentences } from '../l10n';
 import type { NetworkHints, ProxyRoute } from './network';
 
 export type NetFailure =
@@ -50,7 +52,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONA
 export class ProxyTunnelError extends Error {
   readonly code = 'ERR_PROXY_TUNNEL';
   constructor(readonly status: number) {
-    super(`the proxy answered the tunnel request with ${status}`);
+    super(l10n.t('the proxy answered the tunnel request with {0}', status));
     this.name = 'ProxyTunnelError';
   }
 }
@@ -92,36 +94,66 @@ export function isPermanent(failure: NetFailure): boolean {
 
 /** What happened and what to do, naming the setting to check. Never a credential. */
 export function failureMessage(failure: NetFailure, ctx: FailureContext): string {
-  const proxy = ctx.proxy === undefined ? undefined : `the proxy ${ctx.proxy.display} (from ${ctx.proxy.source})`;
-  const tlsToProxy = ctx.proxy?.url.protocol === 'https:' ? ` (or of ${proxy ?? 'the proxy'})` : '';
+  const proxy = ctx.proxy;
+  // A certificate problem may be the https proxy's as well as the server's.
+  const viaTls = proxy !== undefined && proxy.url.protocol === 'https:' ? proxy : undefined;
   switch (failure.kind) {
     case 'untrustedCertificate': {
-      const risk = ctx.hints.strictSSL === undefined ? '' : ` Only if you understand the risk (anyone on the way could then read the traffic, the admin key included), turn off ${ctx.hints.strictSSL}.`;
-      return (
-        `The certificate of ${ctx.host}${tlsToProxy} is not trusted: it is ${failure.selfSigned ? 'self-signed' : 'signed by a certificate authority this computer does not know'} (${failure.code}). ` +
-        `If your company's proxy or a private certificate authority signs it, add that authority's certificate (a PEM file) to ${ctx.hints.ca}.${risk}`
-      );
+      const what =
+        viaTls === undefined
+          ? failure.selfSigned
+            ? l10n.t('The certificate of {0} is not trusted: it is self-signed ({1}).', ctx.host, failure.code)
+            : l10n.t('The certificate of {0} is not trusted: it is signed by a certificate authority this computer does not know ({1}).', ctx.host, failure.code)
+          : failure.selfSigned
+            ? l10n.t('The certificate of {0} (or of the proxy {1} (from {2})) is not trusted: it is self-signed ({3}).', ctx.host, viaTls.display, viaTls.source, failure.code)
+            : l10n.t('The certificate of {0} (or of the proxy {1} (from {2})) is not trusted: it is signed by a certificate authority this computer does not know ({3}).', ctx.host, viaTls.display, viaTls.source, failure.code);
+      const fix = sentences(what, l10n.t("If your company's proxy or a private certificate authority signs it, add that authority's certificate (a PEM file) to {0}.", ctx.hints.ca));
+      return ctx.hints.strictSSL === undefined
+        ? fix
+        : sentences(fix, l10n.t('Only if you understand the risk (anyone on the way could then read the traffic, the admin key included), turn off {0}.', ctx.hints.strictSSL));
     }
-    case 'badCertificate': {
-      const what = {
-        expired: 'has expired (check this computer\'s clock; otherwise the server\'s certificate must be renewed)',
-        notYetValid: 'is not valid yet (check this computer\'s clock)',
-        hostName: 'is for another host name (check the URL; a proxy that inspects traffic may also cause it)',
-        other: 'is not valid',
-      }[failure.problem];
-      return `The certificate of ${ctx.host}${tlsToProxy} ${what} (${failure.code}).`;
-    }
+    case 'badCertificate':
+      return viaTls === undefined ? badCertificate(failure.problem, ctx.host, failure.code) : badProxiedCertificate(failure.problem, ctx.host, viaTls, failure.code);
     case 'proxyAuth':
-      return ctx.proxy?.authorization === undefined
-        ? `${cap(proxy ?? 'the proxy')} asks for credentials (407 Proxy Authentication Required). Give them as ${ctx.hints.proxyCredentials}.`
-        : `${cap(proxy ?? 'the proxy')} refused the credentials given (407 Proxy Authentication Required). Check ${ctx.hints.proxyCredentials}.`;
+      if (proxy === undefined) return l10n.t('The proxy asks for credentials (407 Proxy Authentication Required). Give them as {0}.', ctx.hints.proxyCredentials);
+      return proxy.authorization === undefined
+        ? l10n.t('The proxy {0} (from {1}) asks for credentials (407 Proxy Authentication Required). Give them as {2}.', proxy.display, proxy.source, ctx.hints.proxyCredentials)
+        : l10n.t('The proxy {0} (from {1}) refused the credentials given (407 Proxy Authentication Required). Check {2}.', proxy.display, proxy.source, ctx.hints.proxyCredentials);
     case 'proxyRefused':
-      return `${cap(proxy ?? 'the proxy')} refused to connect to ${ctx.host} (${failure.status}). Ask whoever runs the proxy to allow ${ctx.host}, or, if ${ctx.host} can be reached without it, add it to ${ctx.noProxyHint}.`;
+      return proxy === undefined
+        ? l10n.t('The proxy refused to connect to {0} ({1}). Ask whoever runs the proxy to allow {0}, or, if {0} can be reached without it, add it to {2}.', ctx.host, failure.status, ctx.noProxyHint)
+        : l10n.t('The proxy {0} (from {1}) refused to connect to {2} ({3}). Ask whoever runs the proxy to allow {2}, or, if {2} can be reached without it, add it to {4}.', proxy.display, proxy.source, ctx.host, failure.status, ctx.noProxyHint);
     case 'proxyUnreachable':
-      return `${cap(proxy ?? 'the proxy')} could not be reached (${failure.code}). Check ${ctx.proxy?.source ?? ctx.hints.proxy}: is the proxy's address right, and is it running?`;
+      return proxy === undefined
+        ? l10n.t("The proxy could not be reached ({0}). Check {1}: is the proxy's address right, and is it running?", failure.code, ctx.hints.proxy)
+        : l10n.t("The proxy {0} (from {1}) could not be reached ({2}). Check {1}: is the proxy's address right, and is it running?", proxy.display, proxy.source, failure.code);
   }
 }
 
-function cap(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+type CertificateProblem = Extract<NetFailure, { kind: 'badCertificate' }>['problem'];
+
+function badCertificate(problem: CertificateProblem, host: string, code: string): string {
+  switch (problem) {
+    case 'expired':
+      return l10n.t("The certificate of {0} has expired (check this computer's clock; otherwise the server's certificate must be renewed) ({1}).", host, code);
+    case 'notYetValid':
+      return l10n.t("The certificate of {0} is not valid yet (check this computer's clock) ({1}).", host, code);
+    case 'hostName':
+      return l10n.t('The certificate of {0} is for another host name (check the URL; a proxy that inspects traffic may also cause it) ({1}).', host, code);
+    case 'other':
+      return l10n.t('The certificate of {0} is not valid ({1}).', host, code);
+  }
+}
+
+function badProxiedCertificate(problem: CertificateProblem, host: string, proxy: ProxyRoute, code: string): string {
+  switch (problem) {
+    case 'expired':
+      return l10n.t("The certificate of {0} (or of the proxy {1} (from {2})) has expired (check this computer's clock; otherwise the server's certificate must be renewed) ({3}).", host, proxy.display, proxy.source, code);
+    case 'notYetValid':
+      return l10n.t("The certificate of {0} (or of the proxy {1} (from {2})) is not valid yet (check this computer's clock) ({3}).", host, proxy.display, proxy.source, code);
+    case 'hostName':
+      return l10n.t('The certificate of {0} (or of the proxy {1} (from {2})) is for another host name (check the URL; a proxy that inspects traffic may also cause it) ({3}).', host, proxy.display, proxy.source, code);
+    case 'other':
+      return l10n.t('The certificate of {0} (or of the proxy {1} (from {2})) is not valid ({3}).', host, proxy.display, proxy.source, code);
+  }
 }

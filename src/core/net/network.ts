@@ -7,6 +7,7 @@
  * it too, as undici and VS Code do), then no proxy; `NO_PROXY`/`no_proxy` unless the front end
  * gave its own list. Proxy credentials are kept apart from the proxy's URL and never shown.
  */
+import * as l10n from '@vscode/l10n';
 import * as tls from 'node:tls';
 import { bypassesProxy, parseNoProxy, type NoProxyRule } from './noProxy';
 
@@ -68,12 +69,15 @@ export class NetworkConfigError extends Error {
   }
 }
 
-const DEFAULT_HINTS: NetworkHints = {
-  proxy: 'the proxy setting',
-  noProxy: 'NO_PROXY',
-  proxyCredentials: 'the user name and password in the proxy URL (http://<user>:<password>@proxy:port)',
-  ca: 'the extra CA certificates',
-};
+/** How messages name the settings when the front end does not say. */
+function defaultHints(): NetworkHints {
+  return {
+    proxy: l10n.t('the proxy setting'),
+    noProxy: 'NO_PROXY',
+    proxyCredentials: l10n.t('the user name and password in the proxy URL (http://<user>:<password>@proxy:port)'),
+    ca: l10n.t('the extra CA certificates'),
+  };
+}
 
 function envValue(env: Env, ...names: string[]): { value: string; name: string } | undefined {
   for (const name of names) {
@@ -90,12 +94,12 @@ export function parseProxy(text: string, source: string, proxyAuthorization: str
   try {
     url = new URL(withScheme);
   } catch {
-    throw new NetworkConfigError(`The proxy in ${source} is not a valid URL. Write it as http://proxy.example.com:3128.`);
+    throw new NetworkConfigError(l10n.t('The proxy in {0} is not a valid URL. Write it as http://proxy.example.com:3128.', source));
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new NetworkConfigError(`The proxy in ${source} uses ${url.protocol.replace(/:$/, '')}, which Docs Admin does not support: use an http:// or https:// proxy.`);
+    throw new NetworkConfigError(l10n.t('The proxy in {0} uses {1}, which Docs Admin does not support: use an http:// or https:// proxy.', source, url.protocol.replace(/:$/, '')));
   }
-  if (url.hostname === '') throw new NetworkConfigError(`The proxy in ${source} has no host name. Write it as http://proxy.example.com:3128.`);
+  if (url.hostname === '') throw new NetworkConfigError(l10n.t('The proxy in {0} has no host name. Write it as http://proxy.example.com:3128.', source));
   let authorization = proxyAuthorization?.trim() === '' ? undefined : proxyAuthorization?.trim();
   if (authorization === undefined && (url.username !== '' || url.password !== '')) {
     const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
@@ -139,7 +143,7 @@ export class Network {
     private readonly config: NetworkConfig,
     private readonly deps: NetworkDeps,
   ) {
-    this.hints = { ...DEFAULT_HINTS, ...config.hints };
+    this.hints = { ...defaultHints(), ...config.hints };
     const { env } = deps;
     const explicit = config.proxy?.trim();
     if (explicit !== undefined && explicit !== '') {
