@@ -10,6 +10,7 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
+  /^extension\/l10n\/bundle\.l10n\.[a-z-]+\.json$/,
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/extractWorker\.js$/,
   /^extension\/(readme|changelog)\.md$/i,
