@@ -3,17 +3,23 @@
 //   the adapters, @vscode/l10n's t in the core): exported afresh and compared.
 // - Every user-facing string of the manifest is a %key% found in package.nls.json, and every key
 //   there is used.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sh } from './ensure-deps.mjs';
+import { fileURLToPath } from 'node:url';
+
+// Paths below are the repository's.
+process.chdir(fileURLToPath(new URL('..', import.meta.url)));
 
 const problems = [];
 
 // 1. The bundle of the code's strings.
 const fresh = mkdtempSync(join(tmpdir(), 'docs-admin-l10n-'));
 try {
-  sh(process.execPath, ['node_modules/@vscode/l10n-dev/dist/cli.js', 'export', '--outDir', fresh, './src'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Quiet unless it fails: it warns that a temporary outDir is not the manifest's l10n folder.
+  const run = spawnSync(process.execPath, ['node_modules/@vscode/l10n-dev/dist/cli.js', 'export', '--outDir', fresh, './src'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`vscode-l10n-dev export failed (exit ${run.status ?? run.signal}):\n${run.stdout}${run.stderr}`);
   // The exporter writes no file when the code has no string yet.
   const exported = join(fresh, 'bundle.l10n.json');
   const want = existsSync(exported) ? JSON.parse(readFileSync(exported, 'utf8')) : {};

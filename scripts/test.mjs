@@ -9,6 +9,7 @@ const steps = [
   ['build', [process.execPath, ['esbuild.mjs']]],
   ['type check', npx('tsc', '--noEmit', '-p', '.')],
   ['lint', npx('eslint', '.')],
+  ['localisation check (strings exported, manifest through package.nls.json)', [process.execPath, ['scripts/check-l10n.mjs']]],
   ['unit tests', npx('mocha')],
   ['integration tests (real VS Code host)', [process.execPath, ['out/test/host/run.js']]],
   ['UI check (Playwright in the real host)', [process.execPath, ['out/test/host/ui.js']]],

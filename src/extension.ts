@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { channelLogger } from './vscode/log';
-import { NETWORK_SETTINGS, SECTION } from './vscode/config';
+import { NETWORK_SETTINGS, PRODUCT_NAME, SECTION } from './vscode/config';
 import { KeyStore } from './vscode/keys';
 import { Notifier } from './vscode/notifications';
 import { Session } from './vscode/session';
@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const started = performance.now();
   // The core's messages (errors, labels) in the display language, as the adapters' own.
   configureL10n(vscode.l10n.bundle);
-  const channel = vscode.window.createOutputChannel('Docs Admin', { log: true });
+  const channel = vscode.window.createOutputChannel(PRODUCT_NAME, { log: true });
   const keys = new KeyStore(context.secrets);
   const log = channelLogger(channel, () => keys.known());
   const session = new Session(context, keys, log);

@@ -5,6 +5,9 @@ import type { DeploymentType } from '../core/deploy/availability';
 
 export const SECTION = 'docsAdmin';
 
+/** The product's name: the output channel, the diagnostics' source, the task source. A name, so not translated. */
+export const PRODUCT_NAME = 'Docs Admin';
+
 export interface EnvironmentSetting {
   name: string;
   baseUrl: string;
@@ -95,11 +98,16 @@ export function readNetworkSettings(): NetworkSettings {
   };
 }
 
-/** How messages name the settings, in the editor. */
-export const NETWORK_HINTS = {
-  proxy: 'http.proxy',
-  noProxy: 'http.noProxy',
-  proxyCredentials: 'the user name and password in http.proxy (http://<user>:<password>@proxy:port), or http.proxyAuthorization',
-  ca: `${SECTION}.network.extraCaCertificates`,
-  strictSSL: 'http.proxyStrictSSL',
-};
+/** How messages name the settings, in the editor (in the display language: the core places them in its sentences). */
+export function networkHints() {
+  return {
+    proxy: 'http.proxy',
+    noProxy: 'http.noProxy',
+    proxyCredentials: vscode.l10n.t('the user name and password in {0} ({1}), or {2}', 'http.proxy', 'http://<user>:<password>@proxy:port', 'http.proxyAuthorization'),
+    ca: CA_SETTING,
+    strictSSL: 'http.proxyStrictSSL',
+  };
+}
+
+/** The setting that names extra CA certificate files. */
+export const CA_SETTING = `${SECTION}.network.extraCaCertificates`;

@@ -14,7 +14,7 @@ const ACTIVE = 'docsAdmin.activeEnvironment';
 export function listEnvironments(): Environment[] {
   const config = readConfig();
   return [
-    { id: 'default', name: 'Default', baseUrl: config.baseUrl, projectId: config.projectId },
+    { id: 'default', name: vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' }), baseUrl: config.baseUrl, projectId: config.projectId },
     ...config.environments.map((e) => ({ id: `env:${e.name}`, name: e.name, baseUrl: e.baseUrl.trim(), projectId: e.projectId.trim() })),
   ];
 }

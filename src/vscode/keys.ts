@@ -4,14 +4,13 @@ const PREFIX = 'docsAdmin.adminKey.';
 
 /** The system keychain behind SecretStorage failed: say so, and what to do. */
 export class KeychainError extends Error {
-  constructor(action: string, cause: unknown) {
-    super(
-      `Could not ${action} the admin key in the system keychain (${cause instanceof Error ? cause.message : String(cause)}). ` +
-        'On Linux, make sure a keyring service (GNOME Keyring or KWallet) is running and unlocked, or start VS Code with --password-store=basic.',
-      { cause },
-    );
+  /** `message`: what failed, in a sentence; what to do on Linux is added. */
+  constructor(message: string, cause: unknown) {
+    super(`${message} ${vscode.l10n.t('On Linux, make sure a keyring service (GNOME Keyring or KWallet) is running and unlocked, or start VS Code with --password-store=basic.')}`, { cause });
   }
 }
+
+const reasonOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
 
 /** One admin key per environment, only in SecretStorage. */
 export class KeyStore {
@@ -25,7 +24,7 @@ export class KeyStore {
     try {
       value = await this.secrets.get(PREFIX + environmentId);
     } catch (error) {
-      throw new KeychainError('read', error);
+      throw new KeychainError(vscode.l10n.t('Could not read the admin key in the system keychain ({0}).', reasonOf(error)), error);
     }
     this.cache.set(environmentId, value);
     return value;
@@ -35,7 +34,7 @@ export class KeyStore {
     try {
       await this.secrets.store(PREFIX + environmentId, key);
     } catch (error) {
-      throw new KeychainError('store', error);
+      throw new KeychainError(vscode.l10n.t('Could not store the admin key in the system keychain ({0}).', reasonOf(error)), error);
     }
     this.cache.set(environmentId, key);
   }
@@ -44,7 +43,7 @@ export class KeyStore {
     try {
       await this.secrets.delete(PREFIX + environmentId);
     } catch (error) {
-      throw new KeychainError('delete', error);
+      throw new KeychainError(vscode.l10n.t('Could not delete the admin key in the system keychain ({0}).', reasonOf(error)), error);
     }
     this.cache.set(environmentId, undefined);
   }

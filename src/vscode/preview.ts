@@ -19,7 +19,7 @@ export class PreviewManager implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly log: Logger) {
-    this.item.name = 'Docs Admin: bundle preview';
+    this.item.name = vscode.l10n.t('Docs Admin: bundle preview');
     this.item.command = 'docsAdmin.preview.stop';
     this.subscriptions.push(vscode.window.tabGroups.onDidChangeTabs((e) => this.tabsChanged(e)));
   }
@@ -83,10 +83,8 @@ export class PreviewManager implements vscode.Disposable {
       return;
     }
     const first = this.list()[0];
-    this.item.text = count === 1 && first !== undefined ? `$(open-preview) Preview: ${first.label}` : `$(open-preview) ${count} previews`;
-    this.item.tooltip = `${this.list()
-      .map((r) => `${r.label}: ${r.url} (${r.folder})`)
-      .join('\n')}\nClick to stop.`;
+    this.item.text = `$(open-preview) ${count === 1 && first !== undefined ? vscode.l10n.t('Preview: {0}', first.label) : vscode.l10n.t('{0} previews', count)}`;
+    this.item.tooltip = [...this.list().map((r) => `${r.label}: ${r.url} (${r.folder})`), vscode.l10n.t('Click to stop.')].join('\n');
     this.item.show();
   }
 

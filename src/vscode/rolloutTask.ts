@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import { RolloutError } from '../core/deploy/errors';
 import { buildRolloutCommand } from '../core/deploy/rollout';
-import { readConfig } from './config';
+import { PRODUCT_NAME, readConfig } from './config';
 
 export const ROLLOUT_TASK_TYPE = 'docsAdmin.rollout';
 
@@ -21,10 +21,10 @@ export function rolloutCommand(valuesFile: vscode.Uri): string {
  */
 export function rolloutBlocker(valuesFile?: vscode.Uri): string | undefined {
   if (!vscode.workspace.isTrusted) {
-    return 'The rollout runs a shell command, which Restricted Mode does not allow. Trust this workspace first (Workspaces: Manage Workspace Trust), or update the values file alone with "Docs Admin: Update Helm Values…".';
+    return vscode.l10n.t('The rollout runs a shell command, which Restricted Mode does not allow. Trust this workspace first (Workspaces: Manage Workspace Trust), or update the values file alone with "Docs Admin: Update Helm Values…".');
   }
   if (valuesFile !== undefined && valuesFile.scheme !== 'file') {
-    return `The rollout needs the values file on this machine's disk, and ${valuesFile.scheme}: is not. Open a local folder, or update the values file alone with "Docs Admin: Update Helm Values…".`;
+    return vscode.l10n.t('The rollout needs the values file on this machine\'s disk, and {0} is not. Open a local folder, or update the values file alone with "Docs Admin: Update Helm Values…".', `${valuesFile.scheme}:`);
   }
   return undefined;
 }
@@ -41,8 +41,8 @@ export function runRolloutTask(valuesFile: vscode.Uri, signal?: AbortSignal): Pr
   const task = new vscode.Task(
     { type: ROLLOUT_TASK_TYPE, valuesFile: valuesFile.fsPath, run },
     folder ?? vscode.TaskScope.Workspace,
-    'Roll out the docs deployment',
-    'Docs Admin',
+    vscode.l10n.t('Roll out the docs deployment'),
+    PRODUCT_NAME,
     new vscode.ShellExecution(command, { cwd: folder?.uri.fsPath ?? dirname(valuesFile.fsPath) }),
   );
   task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, panel: vscode.TaskPanelKind.Dedicated, clear: true };
@@ -53,7 +53,13 @@ export function runRolloutTask(valuesFile: vscode.Uri, signal?: AbortSignal): Pr
       ended.dispose();
       signal?.removeEventListener('abort', abort);
       if (e.exitCode === 0) resolve();
-      else reject(new RolloutError(`The rollout command failed (${e.exitCode === undefined ? 'it was stopped' : `exit code ${e.exitCode}`}); see its terminal.`, e.exitCode));
+      else
+        reject(
+          new RolloutError(
+            e.exitCode === undefined ? vscode.l10n.t('The rollout command failed (it was stopped); see its terminal.') : vscode.l10n.t('The rollout command failed (exit code {0}); see its terminal.', e.exitCode),
+            e.exitCode,
+          ),
+        );
     });
     const abort = () => execution?.terminate();
     signal?.addEventListener('abort', abort, { once: true });
@@ -63,7 +69,7 @@ export function runRolloutTask(valuesFile: vscode.Uri, signal?: AbortSignal): Pr
       },
       (error: unknown) => {
         ended.dispose();
-        reject(new RolloutError(`The rollout task could not start: ${error instanceof Error ? error.message : String(error)}`));
+        reject(new RolloutError(vscode.l10n.t('The rollout task could not start: {0}', error instanceof Error ? error.message : String(error))));
       },
     );
   });

@@ -10,7 +10,7 @@ import type { JobsService, ServiceState, Transition } from '../core/jobs/service
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import type { Network } from '../core/net/network';
-import { NETWORK_HINTS, readConfig, readNetworkSettings } from './config';
+import { CA_SETTING, networkHints, readConfig, readNetworkSettings } from './config';
 import { activeEnvironment, type Environment } from './environments';
 import type { KeyStore } from './keys';
 
@@ -193,8 +193,8 @@ export class Session implements vscode.Disposable {
     const [{ Network, NetworkConfigError }, { loadCaFiles }] = await Promise.all([import('../core/net/network.js'), import('../core/net/caFiles.js')]);
     const settings = readNetworkSettings();
     const relative = settings.extraCaFiles.filter((p) => !isAbsolute(p));
-    const ca = await loadCaFiles(settings.extraCaFiles.filter((p) => isAbsolute(p)), NETWORK_HINTS.ca);
-    const problems = [...relative.map((p) => `The CA certificate file "${p}" (in ${NETWORK_HINTS.ca}) was not used: give its full path.`), ...ca.problems];
+    const ca = await loadCaFiles(settings.extraCaFiles.filter((p) => isAbsolute(p)), CA_SETTING);
+    const problems = [...relative.map((p) => vscode.l10n.t('The CA certificate file "{0}" (in {1}) was not used: give its full path.', p, CA_SETTING)), ...ca.problems];
     let network: Network | undefined;
     try {
       network = new Network(
@@ -205,7 +205,7 @@ export class Session implements vscode.Disposable {
           strictSSL: settings.strictSSL,
           extraCa: ca.certificates,
           systemCa: settings.systemCertificates,
-          hints: NETWORK_HINTS,
+          hints: networkHints(),
         },
         { env: process.env, readFile: (path) => readFileSync(path, 'utf8') },
       );
@@ -218,8 +218,9 @@ export class Session implements vscode.Disposable {
     for (const problem of problems) this.log.warn(problem);
     const shown = problems.join('\n');
     if (shown !== this.shownNetworkProblems && problems.length > 0) {
-      void vscode.window.showWarningMessage(problems.join(' '), 'Open Settings').then((choice) => {
-        if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', network === undefined ? 'http.proxy' : NETWORK_HINTS.ca);
+      const openSettings = vscode.l10n.t('Open Settings');
+      void vscode.window.showWarningMessage(problems.join(' '), openSettings).then((choice) => {
+        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', network === undefined ? 'http.proxy' : CA_SETTING);
       });
     }
     this.shownNetworkProblems = shown;

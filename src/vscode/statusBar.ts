@@ -7,7 +7,7 @@ export class JobsStatusBar implements vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly session: Session) {
-    this.item.name = 'Docs Admin: running jobs';
+    this.item.name = vscode.l10n.t('Docs Admin: running jobs');
     this.item.command = 'workbench.view.extension.docsAdmin';
     this.subscription = session.onDidChangeJobs(() => this.update());
     this.update();
@@ -28,7 +28,7 @@ export class JobsStatusBar implements vscode.Disposable {
       return;
     }
     this.item.text = `$(sync~spin) ${status.text}`;
-    this.item.tooltip = `Docs Admin (${this.session.environment.name})\n${status.lines.join('\n')}\nClick to show the jobs.`;
+    this.item.tooltip = [vscode.l10n.t('Docs Admin ({0})', this.session.environment.name), ...status.lines, vscode.l10n.t('Click to show the jobs.')].join('\n');
     this.item.show();
     this.visible = true;
   }

@@ -8,11 +8,12 @@ export function register(deps: Deps): vscode.Disposable {
   return command('docsAdmin.deploymentType.show', deps, async () => {
     const type = readConfig().deploymentType;
     const detail = FEATURES.map((f) => `${f.name}: ${f.availability[type]}`).join('\n');
-    const choice = await vscode.window.showInformationMessage(availabilityNote(type), { modal: false, detail }, 'Change Deployment Type');
-    if (choice === 'Change Deployment Type') {
+    const change = vscode.l10n.t('Change Deployment Type');
+    const choice = await vscode.window.showInformationMessage(availabilityNote(type), { modal: false, detail }, change);
+    if (choice === change) {
       const picked = await vscode.window.showQuickPick(
-        (Object.keys(DEPLOYMENT_NAMES) as (keyof typeof DEPLOYMENT_NAMES)[]).map((t) => ({ label: DEPLOYMENT_NAMES[t], description: t === type ? 'current' : '', detail: availabilityNote(t), type: t })),
-        { title: 'Docs Admin: where does the docs site run?' },
+        (Object.keys(DEPLOYMENT_NAMES) as (keyof typeof DEPLOYMENT_NAMES)[]).map((t) => ({ label: DEPLOYMENT_NAMES[t], description: t === type ? vscode.l10n.t('current') : '', detail: availabilityNote(t), type: t })),
+        { title: vscode.l10n.t('Docs Admin: where does the docs site run?') },
       );
       if (picked !== undefined) await vscode.workspace.getConfiguration('docsAdmin').update('deploymentType', picked.type, vscode.ConfigurationTarget.Global);
     }

@@ -27,8 +27,9 @@ export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' 
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       deps.log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? message) : message}`);
-      void vscode.window.showErrorMessage(message, 'Show Logs').then((choice) => {
-        if (choice === 'Show Logs') deps.channel.show(true);
+      const showLogs = vscode.l10n.t('Show Logs');
+      void vscode.window.showErrorMessage(message, showLogs).then((choice) => {
+        if (choice === showLogs) deps.channel.show(true);
       });
       return undefined;
     }
@@ -39,7 +40,7 @@ export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' 
 export function requireService(deps: Pick<Deps, 'session'>) {
   const service = deps.session.service;
   if (service === undefined) {
-    throw new Error(`Set the base URL and project id of the "${deps.session.environment.name}" environment first (Docs Admin: Set Base URL, Docs Admin: Set Project ID).`);
+    throw new Error(vscode.l10n.t('Set the base URL and project id of the "{0}" environment first (Docs Admin: Set Base URL, Docs Admin: Set Project ID).', deps.session.environment.name));
   }
   return service;
 }

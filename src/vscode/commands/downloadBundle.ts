@@ -22,9 +22,9 @@ export function defaultBundleName(domain: string | undefined, jobId: string, now
 
 /** "12.3 MB of 45.6 MB (27 %) · 4.1 MB/s" */
 export function describeProgress(p: DownloadProgress): string {
-  const speed = p.bytesPerSecond > 0 ? ` · ${formatBytes(p.bytesPerSecond)}/s` : '';
+  const speed = p.bytesPerSecond > 0 ? ` · ${vscode.l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : '';
   if (p.total === undefined || p.total === 0) return `${formatBytes(p.received)}${speed}`;
-  return `${formatBytes(p.received)} of ${formatBytes(p.total)} (${Math.floor((p.received / p.total) * 100)} %)${speed}`;
+  return `${vscode.l10n.t('{0} of {1} ({2} %)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / p.total) * 100))}${speed}`;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -51,21 +51,21 @@ export interface DownloadArgs {
  */
 export function register(deps: Deps): vscode.Disposable {
   return command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, args: DownloadArgs = {}): Promise<DownloadResult | undefined> => {
-    const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, 'Docs Admin: download a bundle');
+    const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
     if (key === undefined) return undefined;
     const job = exportJobOf(deps, key);
-    if (!job.completed) throw new Error('This export has not completed yet; its bundle can be downloaded once it has.');
+    if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be downloaded once it has.'));
     let target = args.target;
     let replace = args.replace === true;
     if (target === undefined) {
       const uri = await vscode.window.showSaveDialog({
-        title: `Download the bundle of ${job.domain ?? job.id}`,
+        title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
         defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
-        filters: { 'Docs bundle': ['tar.gz', 'tgz', 'zip'] },
-        saveLabel: 'Download',
+        filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
+        saveLabel: vscode.l10n.t('Download'),
       });
       if (uri === undefined) return undefined;
-      if (uri.scheme !== 'file') throw new Error('Choose a file on this machine\'s disk.');
+      if (uri.scheme !== 'file') throw new Error(vscode.l10n.t('Choose a file on this machine\'s disk.'));
       target = uri.fsPath;
       // The save dialog has asked whether to replace an existing file.
       replace = await exists(target);
@@ -74,7 +74,7 @@ export function register(deps: Deps): vscode.Disposable {
     const config = readConfig();
     const network = deps.session.network;
     const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download.js'), import('../../core/bundle/verify.js')]);
-    const result = await withCancellableProgress(`Downloading the bundle of ${job.domain ?? job.id}`, (progress, signal) => {
+    const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
       let shown = 0;
       return downloadBundle({
         target: chosen,
@@ -86,7 +86,7 @@ export function register(deps: Deps): vscode.Disposable {
         log: deps.log,
         ...(network === undefined ? {} : { network }),
         verify: async (path) => {
-          progress.report({ message: 'checking the archive…' });
+          progress.report({ message: vscode.l10n.t('checking the archive…') });
           await verifyArchive(path);
         },
         onProgress: (p) => {
@@ -98,14 +98,16 @@ export function register(deps: Deps): vscode.Disposable {
       });
     });
     if (result === undefined) {
-      void vscode.window.showInformationMessage('Download cancelled; nothing was saved.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Download cancelled; nothing was saved.'));
       return undefined;
     }
     await deps.context.globalState.update(LAST_FOLDER, dirname(chosen));
     await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
-    void vscode.window.showInformationMessage(`Bundle saved: ${chosen} (${formatBytes(result.bytes)}).`, 'Extract…', 'Reveal').then((choice) => {
-      if (choice === 'Extract…') void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
-      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
+    const extract = vscode.l10n.t('Extract…');
+    const reveal = vscode.l10n.t('Reveal');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
+      if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
+      if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
     });
     return result;
   });

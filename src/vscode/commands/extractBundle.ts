@@ -46,74 +46,86 @@ export function register(deps: Deps): vscode.Disposable {
     let archive = args.archive ?? (jobId === undefined ? undefined : deps.session.shelf?.get(jobId)?.archive);
     if (archive === undefined) {
       if (jobId !== undefined) {
-        const choice = await vscode.window.showInformationMessage('This export\'s bundle has not been downloaded yet.', 'Download…', 'Choose a File…');
-        if (choice === 'Download…') {
+        const download = vscode.l10n.t('Download…');
+        const chooseFile = vscode.l10n.t('Choose a File…');
+        const choice = await vscode.window.showInformationMessage(vscode.l10n.t('This export\'s bundle has not been downloaded yet.'), download, chooseFile);
+        if (choice === download) {
           // Extract is offered again when the download is done.
           await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node);
           return undefined;
         }
-        if (choice !== 'Choose a File…') return undefined;
+        if (choice !== chooseFile) return undefined;
       }
-      const picked = await vscode.window.showOpenDialog({ title: 'Docs Admin: extract a bundle', canSelectFiles: true, canSelectMany: false, filters: { 'Docs bundle': ['gz', 'tgz', 'zip'], 'All files': ['*'] }, openLabel: 'Extract' });
+      const picked = await vscode.window.showOpenDialog({
+        title: vscode.l10n.t('Docs Admin: extract a bundle'),
+        canSelectFiles: true,
+        canSelectMany: false,
+        filters: { [vscode.l10n.t('Docs bundle')]: ['gz', 'tgz', 'zip'], [vscode.l10n.t('All files')]: ['*'] },
+        openLabel: vscode.l10n.t('Extract'),
+      });
       if (picked?.[0] === undefined) return undefined;
       archive = picked[0].fsPath;
     }
     const source = archive;
     if (!(await stat(source).then((s) => s.isFile(), () => false))) {
-      throw new Error(`The bundle ${source} is no longer there. Download it again (Download Bundle…), or pick another file.`);
+      throw new Error(vscode.l10n.t('The bundle {0} is no longer there. Download it again (Download Bundle…), or pick another file.', source));
     }
     let folder = args.folder;
     let replace = args.replace === true;
     if (folder === undefined) {
       const parent = await vscode.window.showOpenDialog({
-        title: `Extract ${basename(source)} into a new folder "${folderNameFor(source)}" in…`,
+        title: vscode.l10n.t('Extract {0} into a new folder "{1}" in…', basename(source), folderNameFor(source)),
         defaultUri: vscode.Uri.file(dirname(source)),
         canSelectFiles: false,
         canSelectFolders: true,
         canSelectMany: false,
-        openLabel: 'Extract Here',
+        openLabel: vscode.l10n.t('Extract Here'),
       });
       if (parent?.[0] === undefined) return undefined;
       folder = join(parent[0].fsPath, folderNameFor(source));
       if (await isNonEmptyFolder(folder)) {
+        const replaceFiles = vscode.l10n.t('Replace');
         const answer = await vscode.window.showWarningMessage(
-          `${folder} already holds files. Replace them with the bundle's? The old files are removed only once the new ones are all in place.`,
+          vscode.l10n.t('{0} already holds files. Replace them with the bundle\'s? The old files are removed only once the new ones are all in place.', folder),
           { modal: true },
-          'Replace',
+          replaceFiles,
         );
-        if (answer !== 'Replace') return undefined;
+        if (answer !== replaceFiles) return undefined;
         replace = true;
       }
     }
     const target = folder;
     const config = readConfig();
     const { extractBundle } = await import('../../core/bundle/extract.js');
-    const summary = await withCancellableProgress(`Extracting ${basename(source)}`, (progress, signal) => {
+    const summary = await withCancellableProgress(vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
       let last = 0;
       return extractBundle(source, target, {
         maxEntries: config.extractMaxEntries,
         maxTotalBytes: config.extractMaxTotalBytes,
         replace,
+        l10n: vscode.l10n.bundle,
         signal,
         onProgress: (p) => {
           const now = Date.now();
           if (now - last < 100) return;
           last = now;
-          progress.report({ message: `${p.entries} files · ${formatBytes(p.bytes)}` });
+          progress.report({ message: vscode.l10n.t('{0} files · {1}', p.entries, formatBytes(p.bytes)) });
         },
       });
     });
     if (summary === undefined) {
-      void vscode.window.showInformationMessage('Extraction cancelled; the folder was left as it was.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Extraction cancelled; the folder was left as it was.'));
       return undefined;
     }
     const described = describeSummary(toSummary(summary));
     deps.log.info(`Extracted ${source} into ${target}: ${summary.files} files, ${described.headline} (${described.types}).`);
     if (summary.duplicates.length > 0) deps.log.warn(`The bundle named ${summary.duplicates.length} file(s) more than once; the last copy of each was kept: ${summary.duplicates.slice(0, 10).join(', ')}`);
     if (jobId !== undefined) await deps.session.shelf?.update(jobId, { archive: source, folder: target, summary: toSummary(summary), extractedAt: Date.now() });
-    void vscode.window.showInformationMessage(`Extracted ${described.headline} to ${target}.`, 'Preview', 'Reveal').then((choice) => {
-      if (choice === 'Preview') void vscode.commands.executeCommand('docsAdmin.export.previewBundle', node ?? { folder: target });
-      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
+    const preview = vscode.l10n.t('Preview');
+    const reveal = vscode.l10n.t('Reveal');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Extracted {0} to {1}.', described.headline, target), preview, reveal).then((choice) => {
+      if (choice === preview) void vscode.commands.executeCommand('docsAdmin.export.previewBundle', node ?? { folder: target });
+      if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
     });
     return summary;
   });

@@ -25,13 +25,20 @@ export function register(deps: Deps): vscode.Disposable {
   return command('docsAdmin.bundle.import', deps, async (args: ImportArgs = {}) => {
     const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
     if (bundleDirectory === '' || bundleBaseUrl === '') {
-      throw new Error('Set docsAdmin.airGapped.bundleDirectory (where your internal web server serves bundles from) and docsAdmin.airGapped.bundleBaseUrl (its https: address) first.');
+      throw new Error(
+        vscode.l10n.t('Set {0} (where your internal web server serves bundles from) and {1} (its https: address) first.', 'docsAdmin.airGapped.bundleDirectory', 'docsAdmin.airGapped.bundleBaseUrl'),
+      );
     }
     const base = checkOpenableLink(`${bundleBaseUrl}/`);
-    if (!base.ok) throw new Error(`docsAdmin.airGapped.bundleBaseUrl cannot be used: ${base.reason}.`);
+    if (!base.ok) throw new Error(vscode.l10n.t('{0} cannot be used: {1}.', 'docsAdmin.airGapped.bundleBaseUrl', base.reason));
     let file = args.file;
     if (file === undefined) {
-      const picked = await vscode.window.showOpenDialog({ title: 'Docs Admin: import a bundle file', canSelectMany: false, filters: { 'Docs bundle': ['gz', 'tgz', 'zip'] }, openLabel: 'Import' });
+      const picked = await vscode.window.showOpenDialog({
+        title: vscode.l10n.t('Docs Admin: import a bundle file'),
+        canSelectMany: false,
+        filters: { [vscode.l10n.t('Docs bundle')]: ['gz', 'tgz', 'zip'] },
+        openLabel: vscode.l10n.t('Import'),
+      });
       file = picked?.[0]?.fsPath;
       if (file === undefined) return undefined;
     }
@@ -48,10 +55,11 @@ export function register(deps: Deps): vscode.Disposable {
       () => false,
     );
     if (exists && args.file === undefined) {
-      const answer = await vscode.window.showWarningMessage(`${target} already exists. Replace it with the imported bundle?`, { modal: true }, 'Replace');
-      if (answer !== 'Replace') return undefined;
+      const replace = vscode.l10n.t('Replace');
+      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
+      if (answer !== replace) return undefined;
     } else if (exists) {
-      throw new Error(`${target} already exists; rename the bundle file or remove the old one.`);
+      throw new Error(vscode.l10n.t('{0} already exists; rename the bundle file or remove the old one.', target));
     }
     // Copied beside the target, then renamed: the web server never serves half a bundle.
     const temp = `${target}.importing`;
@@ -66,9 +74,12 @@ export function register(deps: Deps): vscode.Disposable {
     await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
     deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
     if (args.rollout !== false) {
-      await withCancellableProgress('Rolling out the imported bundle', (_progress, signal) => runRolloutTask(uri, signal));
+      await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, signal));
     }
-    void vscode.window.showInformationMessage(`Imported ${name}: ${vscode.workspace.asRelativePath(uri)} points at ${bundleUrl}${args.rollout === false ? '' : '; rollout done'}.`);
+    const where = vscode.workspace.asRelativePath(uri);
+    void vscode.window.showInformationMessage(
+      args.rollout === false ? vscode.l10n.t('Imported {0}: {1} points at {2}.', name, where, bundleUrl) : vscode.l10n.t('Imported {0}: {1} points at {2}; rollout done.', name, where, bundleUrl),
+    );
     return { bundleUrl, path: target };
   });
 }

@@ -13,8 +13,8 @@ export function registerJobCommands(deps: Deps): vscode.Disposable[] {
       const value =
         given ??
         (await vscode.window.showInputBox({
-          title: 'Docs Admin: track an agent job',
-          prompt: 'The job id, or a URL that contains it',
+          title: vscode.l10n.t('Docs Admin: track an agent job'),
+          prompt: vscode.l10n.t('The job id, or a URL that contains it'),
           ignoreFocusOut: true,
           validateInput: (v) => {
             const r = parseJobId(v, keys);
@@ -33,8 +33,8 @@ export function registerJobCommands(deps: Deps): vscode.Disposable[] {
       const value =
         given ??
         (await vscode.window.showInputBox({
-          title: 'Docs Admin: start a static export',
-          prompt: 'The domain of the docs site (a bare host name)',
+          title: vscode.l10n.t('Docs Admin: start a static export'),
+          prompt: vscode.l10n.t('The domain of the docs site (a bare host name)'),
           placeHolder: 'docs.example.com',
           ignoreFocusOut: true,
           validateInput: (v) => {
@@ -56,20 +56,20 @@ export function registerJobCommands(deps: Deps): vscode.Disposable[] {
       return true;
     }),
     command('docsAdmin.job.refresh', deps, (node: unknown) => {
-      if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
       requireService(deps).refresh(node.key);
       return true;
     }),
     command('docsAdmin.job.copyId', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
-      if (job === undefined) throw new Error('That job is no longer tracked.');
+      if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       await vscode.env.clipboard.writeText(job.id);
-      vscode.window.setStatusBarMessage(`Copied job id ${job.id}`, 3000);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job id {0}', job.id), 3000);
       return job.id;
     }),
     command('docsAdmin.job.stopTracking', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error('Pick a job in the Docs Admin view.');
+      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
       await requireService(deps).untrack(node.key);
       if (job?.kind === 'export') {

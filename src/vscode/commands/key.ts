@@ -21,7 +21,7 @@ type Check = 'accepted' | 'rejected' | 'unchecked';
 async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note?: string }> {
   const env = deps.session.environment;
   const base = checkBaseUrl(env.baseUrl);
-  if (!base.ok || env.projectId === '') return { result: 'unchecked', note: 'set the base URL and project id to check it' };
+  if (!base.ok || env.projectId === '') return { result: 'unchecked', note: vscode.l10n.t('set the base URL and project id to check it') };
   const { AdminApiClient } = await import('../../core/api/client.js');
   // Through the same proxy and certificates as the session's client.
   const network = deps.session.network;
@@ -47,8 +47,8 @@ export function registerKeyCommands(deps: Deps): vscode.Disposable[] {
       const value =
         given ??
         (await vscode.window.showInputBox({
-          title: `Docs Admin: admin key for "${env.name}"`,
-          prompt: 'From the dashboard: organization settings → API keys. Stored in the system keychain only.',
+          title: vscode.l10n.t('Docs Admin: admin key for "{0}"', env.name),
+          prompt: vscode.l10n.t('From the dashboard: organization settings → API keys. Stored in the system keychain only.'),
           password: true,
           ignoreFocusOut: true,
           validateInput: (v) => {
@@ -62,20 +62,23 @@ export function registerKeyCommands(deps: Deps): vscode.Disposable[] {
       const key = checked.value;
       const check = await liveCheck(deps, key);
       if (check.result === 'rejected') {
-        const choice = given === undefined ? await vscode.window.showErrorMessage(`The server rejected this key; it was not saved. ${check.note ?? ''}`, 'Save Anyway') : undefined;
-        if (choice !== 'Save Anyway') return false;
+        const saveAnyway = vscode.l10n.t('Save Anyway');
+        const choice = given === undefined ? await vscode.window.showErrorMessage(vscode.l10n.t('The server rejected this key; it was not saved. {0}', check.note ?? ''), saveAnyway) : undefined;
+        if (choice !== saveAnyway) return false;
       }
       await deps.keys.set(env.id, key);
       await deps.session.rebuild();
-      if (check.result === 'unchecked') void vscode.window.showWarningMessage(`Admin key saved for "${env.name}", but not checked: ${check.note ?? ''}`);
-      else void vscode.window.showInformationMessage(`Admin key saved for "${env.name}"${check.note === undefined ? ' and accepted by the server' : ` (${check.note})`}.`);
+      if (check.result === 'unchecked') void vscode.window.showWarningMessage(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
+      else if (check.note === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
+      else void vscode.window.showInformationMessage(vscode.l10n.t('Admin key saved for "{0}" ({1}).', env.name, check.note));
       return true;
     }),
     command('docsAdmin.key.clear', deps, async (confirmed?: boolean) => {
       const env = deps.session.environment;
       if (confirmed !== true) {
-        const choice = await vscode.window.showWarningMessage(`Remove the admin key of "${env.name}" from the system keychain?`, { modal: true }, 'Remove');
-        if (choice !== 'Remove') return false;
+        const remove = vscode.l10n.t('Remove');
+        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the admin key of "{0}" from the system keychain?', env.name), { modal: true }, remove);
+        if (choice !== remove) return false;
       }
       await deps.keys.delete(env.id);
       await deps.session.rebuild();

@@ -20,26 +20,32 @@ export function register(deps: Deps, previews: PreviewManager): vscode.Disposabl
       let label: string | undefined;
       if (isJobNode(node)) {
         const job = requireService(deps).get(node.key);
-        if (job?.kind !== 'export') throw new Error('Pick an export job in the Static Exports view.');
+        if (job?.kind !== 'export') throw new Error(vscode.l10n.t('Pick an export job in the Static Exports view.'));
         folder = deps.session.shelf?.get(job.id)?.folder;
         label = job.domain ?? job.snapshot?.domain ?? job.id;
-        if (folder === undefined) throw new Error('Extract the bundle first (Download Bundle, then Extract Bundle).');
+        if (folder === undefined) throw new Error(vscode.l10n.t('Extract the bundle first (Download Bundle, then Extract Bundle).'));
       } else if (typeof node === 'object' && node !== null && typeof (node as { folder?: unknown }).folder === 'string') {
         folder = (node as { folder: string }).folder;
       } else {
-        const picked = await vscode.window.showOpenDialog({ title: 'Docs Admin: preview an extracted bundle', canSelectFiles: false, canSelectFolders: true, canSelectMany: false, openLabel: 'Preview' });
+        const picked = await vscode.window.showOpenDialog({
+          title: vscode.l10n.t('Docs Admin: preview an extracted bundle'),
+          canSelectFiles: false,
+          canSelectFolders: true,
+          canSelectMany: false,
+          openLabel: vscode.l10n.t('Preview'),
+        });
         folder = picked?.[0]?.fsPath;
         if (folder === undefined) return undefined;
       }
-      if (!(await isFolder(folder))) throw new Error(`${folder} is no longer there. Extract the bundle again.`);
+      if (!(await isFolder(folder))) throw new Error(vscode.l10n.t('{0} is no longer there. Extract the bundle again.', folder));
       return previews.open(folder, label ?? basename(folder), readConfig().previewOpenIn);
     }),
     command('docsAdmin.preview.stop', deps, async () => {
       const running = previews.list();
       if (running.length <= 1) return previews.stop();
       const picked = await vscode.window.showQuickPick(
-        [{ label: 'Stop all', folder: undefined as string | undefined }, ...running.map((r) => ({ label: r.label, description: r.url, detail: r.folder, folder: r.folder }))],
-        { title: 'Docs Admin: stop a bundle preview' },
+        [{ label: vscode.l10n.t('Stop all'), folder: undefined as string | undefined }, ...running.map((r) => ({ label: r.label, description: r.url, detail: r.folder, folder: r.folder }))],
+        { title: vscode.l10n.t('Docs Admin: stop a bundle preview') },
       );
       if (picked === undefined) return 0;
       return previews.stop(picked.folder);

@@ -26,19 +26,24 @@ export function register(deps: Deps): vscode.Disposable {
   return command('docsAdmin.publish', deps, async (node?: unknown, args: PublishArgs = {}): Promise<PublishResult | undefined> => {
     const config = readConfig();
     if (config.deploymentType === 'airGapped') {
-      throw new Error('This is an air-gapped deployment (docsAdmin.deploymentType): the admin API cannot be reached from it. Export where the API is reachable, carry the bundle in, and use "Docs Admin: Import Bundle File…".');
+      throw new Error(
+        vscode.l10n.t(
+          'This is an air-gapped deployment ({0}): the admin API cannot be reached from it. Export where the API is reachable, carry the bundle in, and use "Docs Admin: Import Bundle File…".',
+          'docsAdmin.deploymentType',
+        ),
+      );
     }
     const service = requireService(deps);
     const client = deps.session.client;
-    if (client === undefined) throw new Error('The environment is not set up.');
+    if (client === undefined) throw new Error(vscode.l10n.t('The environment is not set up.'));
     const fromNode = isJobNode(node) ? service.get(node.key) : undefined;
     const known = fromNode?.kind === 'export' ? (fromNode.domain ?? fromNode.snapshot?.domain) : undefined;
     const typed =
       args.domain ??
       known ??
       (await vscode.window.showInputBox({
-        title: 'Docs Admin: publish a static export',
-        prompt: 'The domain of the docs site to export and roll out',
+        title: vscode.l10n.t('Docs Admin: publish a static export'),
+        prompt: vscode.l10n.t('The domain of the docs site to export and roll out'),
         value: deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
         placeHolder: 'docs.example.com',
         ignoreFocusOut: true,
@@ -57,7 +62,7 @@ export function register(deps: Deps): vscode.Disposable {
     await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
     const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
     let observed: string | undefined;
-    const result = await withCancellableProgress(`Publishing ${domain.domain}`, (progress, signal) => {
+    const result = await withCancellableProgress(vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
       let shown = 0;
       return publish({
         client,
@@ -77,7 +82,11 @@ export function register(deps: Deps): vscode.Disposable {
             if (first) deps.reveal({ key: `export:${job.jobId}`, kind: 'export' });
           });
           const percent = job.progress ?? 0;
-          progress.report({ message: `${STEP_TITLES.wait}: ${Math.round(percent)}%${job.pageCount === undefined ? '' : ` · ${job.pageCount} pages`}`, increment: Math.max(0, percent - shown) * 0.8 });
+          const message =
+            job.pageCount === undefined
+              ? vscode.l10n.t('{0}: {1}%', STEP_TITLES.wait, Math.round(percent))
+              : vscode.l10n.t('{0}: {1}% · {2} pages', STEP_TITLES.wait, Math.round(percent), job.pageCount);
+          progress.report({ message, increment: Math.max(0, percent - shown) * 0.8 });
           shown = Math.max(shown, percent);
         },
       });
@@ -85,13 +94,25 @@ export function register(deps: Deps): vscode.Disposable {
       if (observed !== undefined) service.releaseExport(observed);
     });
     if (result === undefined) {
-      void vscode.window.showInformationMessage('Publishing cancelled; the values file was left as it was.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
       return undefined;
     }
     await rememberJob(deps, uri, result.jobId);
     await deps.setup.markPublished();
-    const where = vscode.workspace.asRelativePath(uri);
-    void vscode.window.showInformationMessage(`Published ${domain.domain}${result.pageCount === undefined ? '' : ` (${result.pageCount} pages)`}: ${where} ${result.valuesChanged ? 'updated' : 'unchanged'}${result.rolledOut ? ', rollout done' : ''}.`);
+    void vscode.window.showInformationMessage(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
     return result;
   });
+}
+
+/** "Published docs.acme.dev (300 pages): deploy/values.yaml updated, rollout done.", one whole sentence per case. */
+function publishedMessage(domain: string, where: string, result: Pick<PublishResult, 'pageCount' | 'valuesChanged' | 'rolledOut'>): string {
+  const pages = result.pageCount;
+  if (pages === undefined) {
+    if (result.valuesChanged) return result.rolledOut ? vscode.l10n.t('Published {0}: {1} updated, rollout done.', domain, where) : vscode.l10n.t('Published {0}: {1} updated.', domain, where);
+    return result.rolledOut ? vscode.l10n.t('Published {0}: {1} unchanged, rollout done.', domain, where) : vscode.l10n.t('Published {0}: {1} unchanged.', domain, where);
+  }
+  if (result.valuesChanged) {
+    return result.rolledOut ? vscode.l10n.t('Published {0} ({1} pages): {2} updated, rollout done.', domain, pages, where) : vscode.l10n.t('Published {0} ({1} pages): {2} updated.', domain, pages, where);
+  }
+  return result.rolledOut ? vscode.l10n.t('Published {0} ({1} pages): {2} unchanged, rollout done.', domain, pages, where) : vscode.l10n.t('Published {0} ({1} pages): {2} unchanged.', domain, pages, where);
 }

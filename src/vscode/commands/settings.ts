@@ -16,7 +16,7 @@ export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
         const r = checkProjectId(v, keys);
         return r.ok ? undefined : r.reason;
       };
-      const value = given ?? (await vscode.window.showInputBox({ title: `Docs Admin: project id for "${env.name}"`, value: env.projectId, ignoreFocusOut: true, validateInput: validate }));
+      const value = given ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Docs Admin: project id for "{0}"', env.name), value: env.projectId, ignoreFocusOut: true, validateInput: validate }));
       if (value === undefined) return false;
       const checked = checkProjectId(value, keys);
       if (!checked.ok) throw new Error(checked.reason);
@@ -30,7 +30,13 @@ export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
         const r = checkBaseUrl(v);
         return r.ok ? undefined : r.reason;
       };
-      const value = given ?? (await vscode.window.showInputBox({ title: `Docs Admin: admin API base URL for "${env.name}"`, value: env.baseUrl, placeHolder: 'https://api.example.com', ignoreFocusOut: true, validateInput: validate }));
+      const value = given ?? (await vscode.window.showInputBox({
+          title: vscode.l10n.t('Docs Admin: admin API base URL for "{0}"', env.name),
+          value: env.baseUrl,
+          placeHolder: 'https://api.example.com',
+          ignoreFocusOut: true,
+          validateInput: validate,
+        }));
       if (value === undefined) return false;
       const checked = checkBaseUrl(value);
       if (!checked.ok) throw new Error(checked.reason);
@@ -45,22 +51,26 @@ export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
         const items: (vscode.QuickPickItem & { id: string })[] = listEnvironments().map((e) => ({
           id: e.id,
           label: `${e.id === current ? '$(check) ' : ''}${e.name}`,
-          description: e.baseUrl === '' ? '(no base URL)' : redactUrl(e.baseUrl),
-          detail: e.projectId === '' ? 'no project id' : `project ${e.projectId}`,
+          description: e.baseUrl === '' ? vscode.l10n.t('(no base URL)') : redactUrl(e.baseUrl),
+          detail: e.projectId === '' ? vscode.l10n.t('no project id') : vscode.l10n.t('project {0}', e.projectId),
         }));
-        items.push({ id: '+add', label: '$(add) Add Environment…', description: 'another base URL, project id and key' });
-        const picked = await vscode.window.showQuickPick(items, { title: 'Docs Admin: switch environment', ignoreFocusOut: true });
+        items.push({ id: '+add', label: `$(add) ${vscode.l10n.t('Add Environment…')}`, description: vscode.l10n.t('another base URL, project id and key') });
+        const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Docs Admin: switch environment'), ignoreFocusOut: true });
         if (picked === undefined) return false;
         id = picked.id;
       }
       if (id === '+add') {
-        const name = await vscode.window.showInputBox({ title: 'Docs Admin: new environment name', placeHolder: 'staging', validateInput: checkEnvironmentName });
+        const name = await vscode.window.showInputBox({
+          title: vscode.l10n.t('Docs Admin: new environment name'),
+          placeHolder: vscode.l10n.t({ message: 'staging', comment: 'An example of an environment name' }),
+          validateInput: checkEnvironmentName,
+        });
         if (name === undefined) return false;
         const problem = checkEnvironmentName(name);
         if (problem !== undefined) throw new Error(problem);
         id = await addEnvironment({ name: name.trim(), baseUrl: '', projectId: '' });
       }
-      if (!listEnvironments().some((e) => e.id === id)) throw new Error(`There is no environment "${id}".`);
+      if (!listEnvironments().some((e) => e.id === id)) throw new Error(vscode.l10n.t('There is no environment "{0}".', id));
       await setActiveEnvironment(deps.context.globalState, id);
       await deps.session.rebuild();
       return true;

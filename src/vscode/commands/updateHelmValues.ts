@@ -19,15 +19,19 @@ export interface UpdateValuesArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.values.update', deps, async (node?: unknown, args: UpdateValuesArgs = {}): Promise<string | undefined> => {
-      const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, 'Docs Admin: which export should the deployment serve?');
+      const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: which export should the deployment serve?'));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
-      if (!job.completed) throw new Error('This export has not completed yet; its bundle can go into the values once it has.');
+      if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can go into the values once it has.'));
       const uri = args.uri ?? (await chooseValuesFile(deps, true));
       if (uri === undefined) return undefined;
       let version = args.version ?? undefined;
       if (args.version === undefined) {
-        const typed = await vscode.window.showInputBox({ title: 'Docs Admin: pin staticExport.version (optional)', prompt: 'Leave empty to keep the file\'s version as it is', ignoreFocusOut: true });
+        const typed = await vscode.window.showInputBox({
+          title: vscode.l10n.t('Docs Admin: pin {0} (optional)', 'staticExport.version'),
+          prompt: vscode.l10n.t('Leave empty to keep the file\'s version as it is'),
+          ignoreFocusOut: true,
+        });
         if (typed === undefined) return undefined;
         version = typed.trim() === '' ? undefined : typed.trim();
       }
@@ -35,12 +39,15 @@ export function register(deps: Deps): vscode.Disposable[] {
       const changed = await applyStaticExport(uri, { bundleUrl: link.bundle.bundleUrl, ...(version === undefined ? {} : { version }) });
       await rememberJob(deps, uri, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(uri)}: staticExport.bundleUrl set to ${redactUrl(link.bundle.bundleUrl)} (export ${job.id}).`);
-      void vscode.window.showInformationMessage(changed ? `${vscode.workspace.asRelativePath(uri)} now points at the bundle of ${job.domain ?? job.id}. Undo in the editor if that was not meant.` : `${vscode.workspace.asRelativePath(uri)} already pointed at this bundle.`);
+      const where = vscode.workspace.asRelativePath(uri);
+      void vscode.window.showInformationMessage(
+        changed ? vscode.l10n.t('{0} now points at the bundle of {1}. Undo in the editor if that was not meant.', where, job.domain ?? job.id) : vscode.l10n.t('{0} already pointed at this bundle.', where),
+      );
       return link.bundle.bundleUrl;
     }),
     command(REGENERATE_COMMAND, deps, async (uri?: unknown): Promise<string | undefined> => {
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-      if (target === undefined) throw new Error('Open the values file first.');
+      if (target === undefined) throw new Error(vscode.l10n.t('Open the values file first.'));
       const key = await exportForValues(deps, target);
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
@@ -48,7 +55,9 @@ export function register(deps: Deps): vscode.Disposable[] {
       await applyStaticExport(target, { bundleUrl: link.bundle.bundleUrl });
       await rememberJob(deps, target, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(target)}: regenerated the bundle of export ${job.id}; bundleUrl is now ${redactUrl(link.bundle.bundleUrl)}.`);
-      void vscode.window.showInformationMessage(`New bundle link written to ${vscode.workspace.asRelativePath(target)}. Roll the deployment out (Docs Admin: Publish Static Export… does all of it).`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('New bundle link written to {0}. Roll the deployment out (Docs Admin: Publish Static Export… does all of it).', vscode.workspace.asRelativePath(target)),
+      );
       return link.bundle.bundleUrl;
     }),
   ];

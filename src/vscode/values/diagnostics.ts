@@ -1,19 +1,30 @@
 import * as vscode from 'vscode';
 import type { ValuesProblemCode } from '../../core/deploy/diagnose';
 import { formatDuration } from '../../core/jobs/present';
-import { readConfig } from '../config';
+import { PRODUCT_NAME, readConfig } from '../config';
 
-const SOURCE = 'Docs Admin';
+const SOURCE = PRODUCT_NAME;
 export const REGENERATE_COMMAND = 'docsAdmin.values.regenerate';
 
 function isValuesCandidate(document: vscode.TextDocument): boolean {
   return (document.languageId === 'yaml' || /\.ya?ml$/i.test(document.fileName)) && document.getText().includes('staticExport');
 }
 
-function describeLeft(left: number | undefined): string {
-  if (left === undefined) return 'the link does not say when it expires';
-  return left <= 0 ? `expired ${formatDuration(-left)} ago` : `expires in ${formatDuration(left)}`;
+/** The CodeLens above a bundleUrl: "Bundle link expires in 3h". */
+function lensTitle(left: number | undefined): string {
+  if (left === undefined) return vscode.l10n.t('The bundle link does not say when it expires');
+  return left <= 0 ? vscode.l10n.t('Bundle link expired {0} ago', formatDuration(-left)) : vscode.l10n.t('Bundle link expires in {0}', formatDuration(left));
 }
+
+/** The hover's first line: "**Bundle link** expires in 3h (24/11/2026, 10:00:00)." */
+function hoverHeadline(left: number | undefined, now: number): string {
+  if (left === undefined) return vscode.l10n.t('**Bundle link**: the link does not say when it expires.');
+  const at = new Date(now + left).toLocaleString();
+  return left <= 0 ? vscode.l10n.t('**Bundle link** expired {0} ago ({1}).', formatDuration(-left), at) : vscode.l10n.t('**Bundle link** expires in {0} ({1}).', formatDuration(left), at);
+}
+
+/** The quick fix, and the CodeLens that runs it. */
+const regenerateTitle = () => vscode.l10n.t('Regenerate bundle and update');
 
 /**
  * Problems in the `staticExport` block of open YAML files (an expired or expiring `bundleUrl`,
@@ -94,8 +105,9 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     if (info === undefined) return undefined;
     const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.end));
     if (!range.contains(position)) return undefined;
-    const at = info.timeLeftMs === undefined ? '' : ` (${new Date(Date.now() + info.timeLeftMs).toLocaleString()})`;
-    const text = new vscode.MarkdownString(`**Bundle link** ${describeLeft(info.timeLeftMs)}${at}.\n\nThe deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.`);
+    const text = new vscode.MarkdownString(
+      `${hoverHeadline(info.timeLeftMs, Date.now())}\n\n${vscode.l10n.t('The deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.')}`,
+    );
     return new vscode.Hover(text, range);
   }
 
@@ -107,18 +119,18 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.start));
     const expired = info.timeLeftMs !== undefined && info.timeLeftMs <= 0;
     return [
-      new vscode.CodeLens(range, { title: `${expired ? '$(error)' : '$(clock)'} Bundle link ${describeLeft(info.timeLeftMs)}`, command: '' }),
-      new vscode.CodeLens(range, { title: 'Regenerate bundle and update', command: REGENERATE_COMMAND, arguments: [document.uri] }),
+      new vscode.CodeLens(range, { title: `${expired ? '$(error)' : '$(clock)'} ${lensTitle(info.timeLeftMs)}`, command: '' }),
+      new vscode.CodeLens(range, { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [document.uri] }),
     ];
   }
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const ours = context.diagnostics.filter((d) => d.source === SOURCE && (['expired', 'expiring', 'missingLink', 'insecure', 'invalidLink'] as ValuesProblemCode[]).includes(d.code as ValuesProblemCode));
     if (ours.length === 0) return [];
-    const fix = new vscode.CodeAction('Regenerate bundle and update', ValuesDiagnostics.fixKind);
+    const fix = new vscode.CodeAction(regenerateTitle(), ValuesDiagnostics.fixKind);
     fix.diagnostics = ours;
     fix.isPreferred = true;
-    fix.command = { title: 'Regenerate bundle and update', command: REGENERATE_COMMAND, arguments: [document.uri] };
+    fix.command = { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [document.uri] };
     return [fix];
   }
 

@@ -27,13 +27,17 @@ export async function chooseValuesFile(deps: Deps, ask: boolean): Promise<vscode
   const found = await vscode.workspace.findFiles('**/*.{yaml,yml}', '{**/node_modules/**,**/.git/**}', 500);
   const items: (vscode.QuickPickItem & { uri?: vscode.Uri })[] = found
     .sort((a, b) => (a.toString() === last?.toString() ? -1 : b.toString() === last?.toString() ? 1 : a.fsPath.localeCompare(b.fsPath)))
-    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), ...(uri.toString() === last?.toString() ? { description: 'used last' } : {}), uri }));
-  items.push({ label: '$(folder-opened) Browse…', alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Docs Admin: the Helm values file of the deployment', placeHolder: 'Pick the values file to update', ignoreFocusOut: true });
+    .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), ...(uri.toString() === last?.toString() ? { description: vscode.l10n.t('used last') } : {}), uri }));
+  items.push({ label: `$(folder-opened) ${vscode.l10n.t('Browse…')}`, alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Docs Admin: the Helm values file of the deployment'),
+    placeHolder: vscode.l10n.t('Pick the values file to update'),
+    ignoreFocusOut: true,
+  });
   if (picked === undefined) return undefined;
   let uri = picked.uri;
   if (uri === undefined) {
-    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Helm values': ['yaml', 'yml'] }, openLabel: 'Use This Values File' });
+    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Helm values')]: ['yaml', 'yml'] }, openLabel: vscode.l10n.t('Use This Values File') });
     uri = chosen?.[0];
   }
   if (uri !== undefined) await deps.context.workspaceState.update(REMEMBERED_FILE, uri.toString());
@@ -58,10 +62,12 @@ export async function exportForValues(deps: Deps, uri: vscode.Uri): Promise<JobK
   const known = completed.find((j) => j.id === remembered);
   if (known !== undefined) return jobKey(known);
   if (completed.length === 1 && completed[0] !== undefined) return jobKey(completed[0]);
-  if (completed.length === 0) throw new Error('No completed static export is tracked to take a bundle from. Start one with "Docs Admin: Start Static Export…", or publish with "Docs Admin: Publish Static Export…".');
+  if (completed.length === 0) {
+    throw new Error(vscode.l10n.t('No completed static export is tracked to take a bundle from. Start one with "Docs Admin: Start Static Export…", or publish with "Docs Admin: Publish Static Export…".'));
+  }
   const picked = await vscode.window.showQuickPick(
     completed.map((j) => ({ label: (j.kind === 'export' ? (j.domain ?? j.snapshot?.domain) : undefined) ?? j.id, description: j.id, key: jobKey(j) })),
-    { title: 'Docs Admin: which export should the deployment serve?', ignoreFocusOut: true },
+    { title: vscode.l10n.t('Docs Admin: which export should the deployment serve?'), ignoreFocusOut: true },
   );
   return picked?.key;
 }
@@ -88,13 +94,13 @@ export async function applyStaticExport(uri: vscode.Uri, change: StaticExportCha
  */
 export function editorValuesStore(uri: vscode.Uri, options: { refuseUnsaved?: boolean } = {}): ValuesStore {
   const name = vscode.workspace.asRelativePath(uri);
-  const changed = () => new ValuesChangedError(`${name} changed in the editor while it was being updated, so it was not written over; the change is kept.`);
+  const changed = () => new ValuesChangedError(vscode.l10n.t('{0} changed in the editor while it was being updated, so it was not written over; the change is kept.', name));
   return {
     name,
     async read() {
       const document = await vscode.workspace.openTextDocument(uri);
       if (options.refuseUnsaved === true && document.isDirty) {
-        throw new ValuesChangedError(`${name} has unsaved changes in the editor, so it was not touched. Save or revert them, then publish again (the rollout reads the file on disk).`);
+        throw new ValuesChangedError(vscode.l10n.t('{0} has unsaved changes in the editor, so it was not touched. Save or revert them, then publish again (the rollout reads the file on disk).', name));
       }
       return document.getText();
     },
@@ -106,9 +112,9 @@ export function editorValuesStore(uri: vscode.Uri, options: { refuseUnsaved?: bo
       workspaceEdit.replace(uri, new vscode.Range(document.positionAt(edit.start), document.positionAt(edit.end)), edit.text);
       if (!(await vscode.workspace.applyEdit(workspaceEdit))) {
         if (document.getText() !== expected) throw changed();
-        throw new Error(`${name} could not be edited (is it read-only?).`);
+        throw new Error(vscode.l10n.t('{0} could not be edited (is it read-only?).', name));
       }
-      if (!(await document.save())) throw new Error(`${name} was updated in the editor but could not be saved.`);
+      if (!(await document.save())) throw new Error(vscode.l10n.t('{0} was updated in the editor but could not be saved.', name));
     },
   };
 }
