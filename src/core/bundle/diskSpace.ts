@@ -14,6 +14,7 @@ import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ArchiveKind } from './archivePaths';
 import { BundleDownloadError } from './errors';
+import { formatBytes } from './shelfRows';
 
 /** The disk cannot take the bundle; nothing of it was left there. */
 export class DiskSpaceError extends Error {
@@ -41,18 +42,6 @@ export async function freeBytes(path: string): Promise<number | undefined> {
   }
 }
 
-function size(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} B', bytes);
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < 3) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = value < 10 ? value.toFixed(1) : String(Math.round(value));
-  return unit === 0 ? l10n.t('{0} KB', shown) : unit === 1 ? l10n.t('{0} MB', shown) : unit === 2 ? l10n.t('{0} GB', shown) : l10n.t('{0} TB', shown);
-}
-
 const SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
 /**
@@ -63,7 +52,7 @@ export async function ensureRoomForDownload(dir: string, bytes: number | undefin
   if (bytes === undefined || bytes <= 0) return;
   const free = await freeBytes(dir);
   if (free === undefined || free >= bytes) return;
-  throw new BundleDownloadError('disk', l10n.t('The bundle is {0}, but only {1} is free in {2}. Free some space or choose another folder, then download again. Nothing was saved.', size(bytes), size(free), dir));
+  throw new BundleDownloadError('disk', l10n.t('The bundle is {0}, but only {1} is free in {2}. Free some space or choose another folder, then download again. Nothing was saved.', formatBytes(bytes), formatBytes(free), dir));
 }
 
 /** The expanded size an archive declares, or undefined when it does not say (or says something implausible). */
@@ -139,7 +128,7 @@ export async function ensureRoomForExtraction(archivePath: string, kind: Archive
   const declared = await declaredExpandedSize(archivePath, kind);
   if (declared === undefined || declared <= free) return;
   throw new DiskSpaceError(
-    l10n.t('The bundle expands to about {0}, but only {1} is free in {2}. Free some space or extract it somewhere else. Nothing was extracted.', size(declared), size(free), dir),
+    l10n.t('The bundle expands to about {0}, but only {1} is free in {2}. Free some space or extract it somewhere else. Nothing was extracted.', formatBytes(declared), formatBytes(free), dir),
     dir,
     declared,
     free,
