@@ -19,8 +19,8 @@ import { JobRegistry, type JobKey } from '../src/core/jobs/registry';
 import { JobsService } from '../src/core/jobs/service';
 import { silentLogger } from '../src/core/log';
 import { Simulator } from '../test/simulator';
-import { ManualClock } from '../test/unit/support/manualClock';
 import { MemoryStore } from '../test/unit/support/memoryStore';
+import { VirtualClock } from '../test/unit/support/virtualClock';
 import { median, percentile, prng, ratio, type Bench, type Measure } from './types';
 
 const SECOND = 1_000;
@@ -72,27 +72,6 @@ function planJobs(seed: number, quick: boolean): PlannedJob[] {
     jobs.push({ kind: 'export', id: `export-${i}`, createdMs: between(0, stagger), queuedMs, durationMs, failed: random() < 0.1 });
   }
   return jobs;
-}
-
-/** The unit tests' manual clock, run to a time while waiting for the requests each instant started. */
-class VirtualClock extends ManualClock {
-  /**
-   * Fires every timer due up to `end`, in order. After the timers due at one instant have
-   * fired, waits for `quiesce` (the requests they started and what handling them started)
-   * before time moves on. Stops early when `done()` says so.
-   */
-  async runUntil(end: number, quiesce: () => Promise<void>, done: () => boolean): Promise<void> {
-    while (!done()) {
-      let next: { id: number; at: number; fn: () => void } | undefined;
-      for (const [id, timer] of this.timers) if (timer.at <= end && (next === undefined || timer.at < next.at)) next = { id, ...timer };
-      if (next === undefined) break;
-      this.current = Math.max(this.current, next.at);
-      this.timers.delete(next.id);
-      next.fn();
-      if (![...this.timers.values()].some((timer) => timer.at <= this.current)) await quiesce();
-    }
-    if (!done()) this.current = Math.max(this.current, end);
-  }
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
