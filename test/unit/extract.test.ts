@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { createGzip, crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
 import { AbortedError } from '../../src/core/api/errors';
 import { readTar, readZip } from '../../src/core/bundle/archiveReaders';
@@ -15,119 +15,9 @@ import { checkEntryPath, zipEntryKind } from '../../src/core/bundle/archivePaths
 import { detectArchiveKind, extractBundle, TargetFolderError, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/extract';
 import { received, sendable } from '../../src/core/bundle/extractThread';
 import { Staging } from '../../src/core/bundle/staging';
+import { rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from './support/archives';
 
-// --- Archive writers: hostile archives need headers no well-behaved tool writes. ---------------
-
-interface RawEntry {
-  name: string;
-  /** ustar type flag: '0' file, '1' hard link, '2' symlink, '3' char device, '5' folder, '6' FIFO. */
-  type?: string;
-  data?: Buffer | string;
-  linkname?: string;
-}
-
-function octal(value: number, width: number): string {
-  return `${value.toString(8).padStart(width - 1, '0')}\0`;
-}
-
-function tarHeader(name: string, type: string, size: number, linkname = ''): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name, 0, 100);
-  h.write(octal(0o644, 8), 100);
-  h.write(octal(0, 8), 108);
-  h.write(octal(0, 8), 116);
-  h.write(octal(size, 12), 124);
-  h.write(octal(1_700_000_000, 12), 136);
-  h.write(' '.repeat(8), 148);
-  h.write(type, 156);
-  h.write(linkname, 157, 100);
-  h.write('ustar\0' + '00', 257);
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-  return h;
-}
-
-/** An uncompressed tar, ending with the two zero blocks. */
-function rawTar(entries: RawEntry[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const e of entries) {
-    const data = Buffer.from(e.data ?? '');
-    parts.push(tarHeader(e.name, e.type ?? '0', data.length, e.linkname), data, Buffer.alloc((512 - (data.length % 512)) % 512));
-  }
-  return Buffer.concat([...parts, Buffer.alloc(1024)]);
-}
-
-interface ZipEntry {
-  name: string;
-  data?: Buffer | string;
-  /** Unix mode for the high bits of the external attributes (0o120777 is a symlink). */
-  mode?: number;
-  deflate?: boolean;
-  /** Lie about the expanded size. */
-  declaredSize?: number;
-}
-
-/** A zip with stored or deflated entries, names written as given. */
-function zip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const data = Buffer.from(e.data ?? '');
-    const body = e.deflate ? deflateRawSync(data) : data;
-    const fields = (h: Buffer, at: number): void => {
-      h.writeUInt16LE(0x0800, at); // UTF-8 names
-      h.writeUInt16LE(e.deflate ? 8 : 0, at + 2);
-      h.writeUInt16LE(0, at + 4);
-      h.writeUInt16LE(0x21, at + 6);
-      h.writeUInt32LE(crc32(data), at + 8);
-      h.writeUInt32LE(body.length, at + 12);
-      h.writeUInt32LE(e.declaredSize ?? data.length, at + 16);
-      h.writeUInt16LE(name.length, at + 20);
-    };
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    fields(local, 6);
-    const cd = Buffer.alloc(46);
-    cd.writeUInt32LE(0x02014b50, 0);
-    cd.writeUInt16LE((3 << 8) | 20, 4);
-    cd.writeUInt16LE(20, 6);
-    fields(cd, 8);
-    cd.writeUInt32LE(((e.mode ?? (e.name.endsWith('/') ? 0o40755 : 0o100644)) << 16) >>> 0, 38);
-    cd.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    central.push(cd, name);
-    offset += local.length + name.length + body.length;
-  }
-  const cdSize = central.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cdSize, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...central, end]);
-}
-
-// --- Looking at what landed on disk. --------------------------------------------------------------
-
-/** Every path below `dir` ('x/' for folders) with each file's content. */
-async function tree(dir: string, prefix = ''): Promise<Map<string, Buffer | null>> {
-  const found = new Map<string, Buffer | null>();
-  for (const entry of await readdir(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix + entry.name;
-    if (entry.isDirectory()) {
-      found.set(`${rel}/`, null);
-      for (const [p, c] of await tree(dir, `${rel}/`)) found.set(p, c);
-    } else {
-      found.set(rel, await readFile(join(dir, rel)));
-    }
-  }
-  return found;
-}
+// --- Looking at what landed on disk (the archive writers and tree() are in support/archives.ts). ---
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
