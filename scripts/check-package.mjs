@@ -17,7 +17,7 @@ const ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/media\/[\w./-]+\.(svg|png|md)$/,
 ];
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/extractWorker.js', 'extension/readme.md'];
+const REQUIRED = ['extension/package.json', 'extension/package.nls.json', 'extension/dist/extension.js', 'extension/dist/extractWorker.js', 'extension/readme.md'];
 
 /** File names in a zip, read from its central directory. */
 function zipEntries(buffer) {
