@@ -25,6 +25,7 @@ export interface Locator {
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
+  allInnerTexts(): Promise<string[]>;
   count(): Promise<number>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   screenshot(options: { path: string; omitBackground?: boolean }): Promise<Buffer>;

@@ -1,7 +1,7 @@
 /**
  * Starts code-server (a real VS Code: server, web workbench and Node extension host) on
- * loopback with throw-away state, in its own process group, and stops it with everything it
- * spawned.
+ * loopback with throw-away state (and any further arguments, such as `--locale`), in its own
+ * process group, and stops it with everything it spawned.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +19,8 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** Extra environment for the server and its extension host. */
   env?: NodeJS.ProcessEnv;
+  /** More code-server arguments, e.g. `['--locale', 'qps-ploc']` (the display language). */
+  args?: string[];
   /** Called with every line code-server prints. */
   onOutput?: (line: string) => void;
 }
@@ -99,6 +101,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       '--disable-getting-started-override',
       '--ignore-last-opened',
       '--vscode-option', 'enable-smoke-test-driver',
+      ...(options.args ?? []),
     ],
     {
       detached: true,

@@ -5,6 +5,11 @@
  * The "Docs Admin" channel logs at trace level; after the suite, every log file of the run and
  * everything it printed is scanned for the keys and signatures its simulators handed out (see
  * logScan.ts), and a hit fails the run.
+ *
+ * A run may load another copy of the extension (`extension`), give code-server more arguments
+ * (`serverArgs`: the display language), run a `prepare` suite first in a window of its own (it
+ * installs a language pack, which takes effect in the next window), and let the suite read what
+ * the window shows (`screenFile`, see screen.ts).
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +20,7 @@ import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { ensureHost } from './install';
 import { describeScan, readSecrets, scanRun, SECRETS_FILE_VARIABLE } from './logScan';
+import { SCREEN_FILE_VARIABLE, watchScreen } from './screen';
 import { isNoise, verbose, workbenchUrl } from './workbench';
 
 export const REPO = resolve(__dirname, '..', '..', '..');
@@ -35,6 +41,14 @@ export interface SuiteRun {
    * secrets read what the extension logged (at trace level).
    */
   requireChannelLog?: boolean;
+  /** The extension folder to load; the repository when absent. */
+  extension?: string;
+  /** More code-server arguments (`--locale <language>`). */
+  serverArgs?: string[];
+  /** A suite run first, in a window of its own, in the same server and profile; a failure stops the run. */
+  prepare?: string;
+  /** Texts the window shows are written here while the suite runs (its path reaches the suite as DOCS_ADMIN_TEST_SCREEN_FILE). */
+  screenFile?: string;
 }
 
 export async function runSuite(run: SuiteRun): Promise<number> {
@@ -53,6 +67,7 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     server = await startCodeServer({
       paths,
       ...(run.settings === undefined ? {} : { settings: run.settings }),
+      ...(run.serverArgs === undefined ? {} : { args: run.serverArgs }),
       onOutput: (line) => {
         serverLog.push(line);
         if (verbose()) console.log(`[code-server] ${line}`);
@@ -60,9 +75,9 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     });
     browser = await launchBrowser(paths, chromium);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const result = new Promise<number>((resolveExit) => {
-      void page.exposeFunction('codeAutomationExit', (code: number) => resolveExit(Number(code)));
-    });
+    // Each window's suite ends with codeAutomationExit(code).
+    let onExit: (code: number) => void = () => undefined;
+    await page.exposeFunction('codeAutomationExit', (code: number) => onExit(Number(code)));
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => {
       // The workbench forwards console calls with their printf-style arguments.
       const text = format(...(Array.isArray(args) ? args : [args]));
@@ -76,19 +91,35 @@ export async function runSuite(run: SuiteRun): Promise<number> {
       if (verbose()) console.log(`[workbench:${message.type()}] ${message.text()}`);
     });
     const environment: Record<string, string> = { DOCS_ADMIN_INTEGRATION: '1', [SECRETS_FILE_VARIABLE]: secretsFile, ...run.env };
+    if (run.screenFile !== undefined) environment[SCREEN_FILE_VARIABLE] = run.screenFile;
     for (const [key, value] of Object.entries(process.env)) if (key.startsWith('DOCS_ADMIN_TEST_') && value !== undefined) environment[key] = value;
-    // The "Docs Admin" channel at trace level: everything the extension can log reaches its log file.
-    const payload = { extensionDevelopmentPath: REPO, extensionTestsPath: run.suite, extensionEnvironment: environment, logLevel: `${EXTENSION_ID}:trace` };
-    await page.goto(workbenchUrl(server, payload), { waitUntil: 'domcontentloaded' });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<number>((resolveTimeout) => {
-      timer = setTimeout(() => {
-        console.error(`The integration suite did not finish within ${timeoutMs / 1000} s.`);
-        resolveTimeout(124);
-      }, timeoutMs);
-    });
-    let code = await Promise.race([result, timeout]);
-    clearTimeout(timer);
+    const host = server;
+    /** Opens the workbench on a suite and resolves with its exit code. */
+    const runWindow = async (suite: string, watch?: string): Promise<number> => {
+      const result = new Promise<number>((resolveExit) => {
+        onExit = resolveExit;
+      });
+      // The "Docs Admin" channel at trace level: everything the extension can log reaches its log file.
+      const payload = { extensionDevelopmentPath: run.extension ?? REPO, extensionTestsPath: suite, extensionEnvironment: environment, logLevel: `${EXTENSION_ID}:trace` };
+      await page.goto(workbenchUrl(host, payload), { waitUntil: 'domcontentloaded' });
+      const stopWatching = watch === undefined ? undefined : watchScreen(page, watch);
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<number>((resolveTimeout) => {
+        timer = setTimeout(() => {
+          console.error(`The ${run.label} suite did not finish within ${timeoutMs / 1000} s.`);
+          resolveTimeout(124);
+        }, timeoutMs);
+      });
+      try {
+        return await Promise.race([result, timeout]);
+      } finally {
+        clearTimeout(timer);
+        await stopWatching?.();
+      }
+    };
+    let code = run.prepare === undefined ? 0 : await runWindow(run.prepare);
+    if (code !== 0) console.error(`${run.label}: the preparing suite (${run.prepare ?? ''}) failed with ${code}.`);
+    else code = await runWindow(run.suite, run.screenFile);
     // Before code-server stops (it removes its folders): no secret in anything the run wrote or printed.
     const scan = scanRun(server.userDataDir, [...serverLog.map((text) => ({ source: 'code-server output', text })), ...hostLog.map((text) => ({ source: 'extension host console', text }))], readSecrets(secretsFile));
     if (scan.leaks.length > 0) {

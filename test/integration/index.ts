@@ -1,21 +1,23 @@
 /**
  * The integration suite's entry, loaded by the extension host (code-server through
  * test/host/run.ts, or desktop VS Code through @vscode/test-electron): runs every
- * `*.test.js` beside it with mocha and rejects when any test fails.
+ * `*.test.js` beside it with mocha and rejects when any test fails. A folder with an `index.js`
+ * of its own is another suite (l10n/, run by test/host/pseudoLocale.ts) and is left out.
  *
  * For the secrets scan (test/host/logScan.ts), the keys and signatures the suite's simulators
  * handed out are written to `DOCS_ADMIN_TEST_SECRETS_FILE` at the end. (test/host/suite.ts
  * runs the "Docs Admin" channel at trace level, so everything it can log is in its file.)
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 import { watchSecrets } from '../simulator/ledger';
 
+/** Every `*.test.js` below `dir`, leaving out a folder with an entry of its own (l10n/: the pseudo-locale suite). */
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(path);
+    if (entry.isDirectory()) return existsSync(join(path, 'index.js')) ? [] : testFiles(path);
     return entry.name.endsWith('.test.js') ? [path] : [];
   });
 }

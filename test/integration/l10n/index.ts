@@ -1,0 +1,21 @@
+/**
+ * The pseudo-locale suite's entry (test/host/pseudoLocale.ts runs it in a window whose display
+ * language is `qps-ploc`, from a copy of the extension that holds generated pseudo-translations):
+ * runs every `*.test.js` beside it with mocha and rejects when any test fails. The main
+ * integration entry (../index.ts) leaves this folder alone: it has an entry of its own.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Mocha from 'mocha';
+
+export async function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000 });
+  for (const name of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, name));
+  await new Promise<void>((resolve, reject) => {
+    try {
+      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} pseudo-locale test(s) failed`)) : resolve()));
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+}
