@@ -72,17 +72,8 @@ export function scratchDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** mulberry32: a small seeded PRNG, so every run sees the same jobs, the same site. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** A small seeded PRNG (the simulator's mulberry32), so every run sees the same jobs, the same site. */
+export { seededRandom as prng } from '../test/simulator/randomFaults';
 
 /** For a child Node script: `kb('VmHWM')` and friends from /proc/self/status (NaN elsewhere). */
 export const PROC_STATUS_KB = String.raw`const kb = (field) => {
