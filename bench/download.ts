@@ -25,11 +25,11 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, statSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { AdminApiClient } from '../src/core/api';
 import type { Bundle } from '../src/core/api/types';
 import { BundleLinks } from '../src/core/bundle/linkCache';
 import { Simulator } from '../test/simulator';
 import { median, PROC_STATUS_KB, ratio, scratchDir, type Bench, type Measure } from './types';
+import { AdminApiClient } from '../src/core/api/client';
 
 const MiB = 1024 ** 2;
 /** The transpiled core, beside this file's own transpiled copy (out/bench -> out/src). */

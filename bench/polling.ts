@@ -13,15 +13,15 @@
  * Detection latency: the virtual time the client first holds the terminal status, minus the
  * job's true end (createdAt + queued + duration, as the simulator computes it).
  */
-import { AdminApiClient } from '../src/core/api';
-import { isAgentTerminal, isExportTerminal, isTerminal } from '../src/core/jobs/present';
-import { JobRegistry, type JobKey } from '../src/core/jobs/registry';
+import { JobRegistry } from '../src/core/jobs/registry';
 import { JobsService } from '../src/core/jobs/service';
 import { silentLogger } from '../src/core/log';
 import { Simulator } from '../test/simulator';
 import { MemoryStore } from '../test/unit/support/memoryStore';
 import { VirtualClock } from '../test/unit/support/virtualClock';
 import { median, percentile, prng, ratio, type Bench, type Measure } from './types';
+import { isAgentTerminal, isExportTerminal, isTerminal, type JobKey } from '../src/core/jobs/trackedJob';
+import { AdminApiClient } from '../src/core/api/client';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;

@@ -7,9 +7,10 @@ import { performance } from 'node:perf_hooks';
 import type { AgentJob, ExportJob } from '../src/core/api/types';
 import { silentLogger } from '../src/core/log';
 import { compareJobs, presentTracked } from '../src/core/jobs/rows';
-import { JobRegistry, jobKey, type JobKey, type TrackedJob } from '../src/core/jobs/registry';
+import { JobRegistry } from '../src/core/jobs/registry';
 import { MemoryStore } from '../test/unit/support/memoryStore';
 import { median, type Bench } from './types';
+import { jobKey, type JobKey, type TrackedJob } from '../src/core/jobs/trackedJob';
 
 function jobs(count: number, now: number): TrackedJob[] {
   const list: TrackedJob[] = [];

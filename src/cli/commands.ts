@@ -9,9 +9,8 @@ import type { AgentJob, ExportJob } from '../core/api/types';
 import { downloadBundle, type DownloadProgress } from '../core/bundle/download';
 import { extractBundle } from '../core/bundle/extract';
 import { BundleLinks } from '../core/bundle/linkCache';
-import { formatBytes } from '../core/bundle/shelf';
 import { verifyArchive } from '../core/bundle/verify';
-import { publish, RolloutError, stepTitle } from '../core/deploy/publish';
+import { publish, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain, parseJobId } from '../core/jobs/input';
 import { formatDuration } from '../core/jobs/present';
@@ -23,6 +22,8 @@ import { Network, NetworkConfigError, type NetworkHints } from '../core/net/netw
 import { redactSecrets, redactUrl } from '../core/redact';
 import { checkCredentials, type Parsed } from './args';
 import { EXIT, JobFailedError, UsageError } from './exit';
+import { RolloutError } from '../core/deploy/errors';
+import { formatBytes } from '../core/bundle/shelfRows';
 
 export interface Io {
   out(text: string): void;

@@ -3,9 +3,10 @@ import * as l10n from '@vscode/l10n';
 import { AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
 import { DiskSpaceError } from '../core/bundle/diskSpace';
 import { BundleDownloadError } from '../core/bundle/errors';
-import { TargetFolderError, UnsafeArchiveError } from '../core/bundle/extract';
-import { ExportFailedError, RolloutError, ValuesChangedError } from '../core/deploy/publish';
+import { TargetFolderError } from '../core/bundle/extract';
 import { ValuesFileError } from '../core/deploy/values';
+import { ExportFailedError, RolloutError, ValuesChangedError } from '../core/deploy/errors';
+import { UnsafeArchiveError } from '../core/bundle/archivePaths';
 
 export const EXIT = {
   ok: 0,

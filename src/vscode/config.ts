@@ -33,7 +33,6 @@ export interface Config {
   airGapped: { bundleDirectory: string; bundleBaseUrl: string };
 }
 
-export type { DeploymentType } from '../core/deploy/availability';
 
 /** The extension's settings, typed and sanitised in one place. */
 export function readConfig(): Config {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AbortedError } from '../core/api/errors';
+import { AbortedError } from '../core/abort';
 
 /**
  * Long work in a notification with Cancel; Cancel becomes an AbortSignal. Resolves `undefined`

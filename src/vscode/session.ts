@@ -5,7 +5,7 @@ import type { AdminApiClient } from '../core/api/client';
 import type { BundleLinks } from '../core/bundle/linkCache';
 import type { BundleShelf } from '../core/bundle/shelf';
 import { systemClock } from '../core/jobs/clock';
-import type { JobKey } from '../core/jobs/jobKey';
+import type { JobKey } from '../core/jobs/trackedJob';
 import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';

@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PublishResult } from '../../src/core/deploy/publish';
 import { readStaticExport } from '../../src/core/deploy/values';
-import { JobRegistry, jobKey, type TrackedJob } from '../../src/core/jobs/registry';
+import { JobRegistry } from '../../src/core/jobs/registry';
 import { silentLogger } from '../../src/core/log';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { configure, internals, waitFor } from './support';
+import { jobKey, type TrackedJob } from '../../src/core/jobs/trackedJob';
 
 const STAGING_KEY = 'da_reliability_staging_key_77f3';
 

@@ -1,25 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import {
-  AbortedError,
-  AdminApiClient,
-  AuthError,
-  ConflictError,
-  ForbiddenError,
-  InvalidInputError,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  RateLimitedError,
-  RedirectError,
-  RequestRejectedError,
-  ServerError,
-  TimeoutError,
-  type ApiClientOptions,
-} from '../../src/core/api';
 import { Simulator } from '../simulator';
 import { collector } from './support/collector';
 import { recordingLogger } from './support/logger';
+import { AbortedError } from '../../src/core/abort';
+import { AdminApiClient, type ApiClientOptions } from '../../src/core/api/client';
+import { AuthError, ConflictError, ForbiddenError, InvalidInputError, InvalidResponseError, NetworkError, NotFoundError, RateLimitedError, RedirectError, RequestRejectedError, ServerError, TimeoutError } from '../../src/core/api/errors';
 
 const KEY = 'da_test_key_4b1d2c3e9f';
 const RO_KEY = 'da_test_readonly_77aa';

@@ -9,13 +9,13 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createGzip, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
-import { AbortedError } from '../../src/core/api/errors';
 import { readTar, readZip } from '../../src/core/bundle/archiveReaders';
-import { checkEntryPath, zipEntryKind } from '../../src/core/bundle/archivePaths';
-import { detectArchiveKind, extractBundle, TargetFolderError, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/extract';
+import { checkEntryPath, zipEntryKind, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/archivePaths';
+import { detectArchiveKind, extractBundle, TargetFolderError } from '../../src/core/bundle/extract';
 import { received, sendable } from '../../src/core/bundle/extractThread';
 import { Staging } from '../../src/core/bundle/staging';
 import { rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from './support/archives';
+import { AbortedError } from '../../src/core/abort';
 
 // --- Looking at what landed on disk (the archive writers and tree() are in support/archives.ts). ---
 

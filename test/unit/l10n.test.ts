@@ -18,7 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { AuthError, ForbiddenError, NotFoundError, formatWait } from '../../src/core/api/errors';
 import { downloadBundle } from '../../src/core/bundle/download';
 import { ExpiredLinkError } from '../../src/core/bundle/errors';
-import { extractBundle, UnsafeArchiveError } from '../../src/core/bundle/extract';
+import { extractBundle } from '../../src/core/bundle/extract';
 import { shelfRows } from '../../src/core/bundle/shelfRows';
 import { availabilityNote, DEPLOYMENT_NAMES, FEATURES } from '../../src/core/deploy/availability';
 import { STEP_TITLES, stepTitle } from '../../src/core/deploy/publish';
@@ -31,6 +31,7 @@ import { failureMessage } from '../../src/core/net/failure';
 import { parseProxy } from '../../src/core/net/network';
 import { rawTar } from './support/archives';
 import { recordingLogger } from './support/logger';
+import { UnsafeArchiveError } from '../../src/core/bundle/archivePaths';
 
 const ROOT = resolve(__dirname, '../../..');
 const now = Date.parse('2026-11-22T12:00:00Z');

@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdminApiClient, NetworkError } from '../../src/core/api';
 import { downloadBundle } from '../../src/core/bundle/download';
 import { BundleDownloadError } from '../../src/core/bundle/errors';
 import { BundleLinks } from '../../src/core/bundle/linkCache';
@@ -11,6 +10,8 @@ import { makeTestCertificates, type TestCertificates } from '../support/certific
 import { TestProxy } from '../support/proxy';
 import { recordingLogger } from './support/logger';
 import { Simulator } from '../simulator';
+import { AdminApiClient } from '../../src/core/api/client';
+import { NetworkError } from '../../src/core/api/errors';
 
 const KEY = 'da_test_network_key_9d21';
 const HINTS = { proxy: 'http.proxy', noProxy: 'http.noProxy', proxyCredentials: 'http.proxy (http://<user>:<password>@host:port) or http.proxyAuthorization', ca: 'docsAdmin.network.extraCaCertificates', strictSSL: 'http.proxyStrictSSL' };

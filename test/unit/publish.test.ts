@@ -2,12 +2,13 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdminApiClient } from '../../src/core/api';
-import { ExportFailedError, publish, RolloutError, type PublishOptions, type PublishStep } from '../../src/core/deploy/publish';
+import { publish, type PublishOptions, type PublishStep } from '../../src/core/deploy/publish';
 import { readStaticExport } from '../../src/core/deploy/values';
 import { valuesFile } from '../../src/core/deploy/valuesFile';
 import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
+import { AdminApiClient } from '../../src/core/api/client';
+import { ExportFailedError, RolloutError } from '../../src/core/deploy/errors';
 
 const VALUES = `# docs deployment
 image:

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseRetryAfter } from '../../src/core/api';
 import { redactSecrets, redactUrl } from '../../src/core/redact';
+import { parseRetryAfter } from '../../src/core/api/retryAfter';
 
 describe('Retry-After', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');

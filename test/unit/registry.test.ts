@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { JobRegistry, jobKey } from '../../src/core/jobs/registry';
+import { JobRegistry } from '../../src/core/jobs/registry';
 import { MemoryStore } from './support/memoryStore';
 import { recordingLogger } from './support/logger';
+import { jobKey } from '../../src/core/jobs/trackedJob';
 
 const recorder = () => recordingLogger('registry');
 

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { AgentJob, ExportJob } from '../../src/core/api/types';
 import { noticeFor } from '../../src/core/jobs/notices';
-import type { TrackedJob } from '../../src/core/jobs/registry';
 import { compareJobs, presentTracked } from '../../src/core/jobs/rows';
 import { statusText } from '../../src/core/jobs/summary';
+import type { TrackedJob } from '../../src/core/jobs/trackedJob';
 
 const agent = (id: string, over: Partial<AgentJob> = {}): TrackedJob => ({
   kind: 'agent',

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { AdminApiClient } from '../../src/core/api';
 import { systemClock } from '../../src/core/jobs/clock';
 import { JobRegistry } from '../../src/core/jobs/registry';
 import { JobsService, type ServiceState, type Transition } from '../../src/core/jobs/service';
 import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
 import { MemoryStore } from './support/memoryStore';
+import { AdminApiClient } from '../../src/core/api/client';
 
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {

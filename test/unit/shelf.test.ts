@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { BundleShelf, describeSummary, formatBytes, shelfRows } from '../../src/core/bundle/shelf';
+import { BundleShelf } from '../../src/core/bundle/shelf';
 import { recordingLogger } from './support/logger';
 import { MemoryStore } from './support/memoryStore';
+import { describeSummary, formatBytes, shelfRows } from '../../src/core/bundle/shelfRows';
 
 describe('bundle shelf (what this machine holds of each bundle)', () => {
   const log = recordingLogger('shelf');

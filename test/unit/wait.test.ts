@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { AdminApiClient, NotFoundError } from '../../src/core/api';
 import { waitForAgentJob, waitForExportJob, WaitTimeoutError } from '../../src/core/jobs/wait';
 import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
+import { AdminApiClient } from '../../src/core/api/client';
+import { NotFoundError } from '../../src/core/api/errors';
 
 describe('waiting for one job', () => {
   let sim: Simulator;

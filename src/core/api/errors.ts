@@ -19,7 +19,6 @@ export type ApiErrorKind =
   | 'timeout'
   | 'invalidResponse'
   | 'redirect'
-  | 'aborted'
   | 'invalidInput';
 
 export abstract class ApiError extends Error {
@@ -273,13 +272,6 @@ export class InvalidResponseError extends ApiError {
 
 export class RedirectError extends ApiError {
   readonly kind = 'redirect';
-}
-
-export class AbortedError extends ApiError {
-  readonly kind = 'aborted';
-  constructor() {
-    super(l10n.t('Cancelled.'));
-  }
 }
 
 /** Bad input caught before any request (an empty id, say). */

@@ -12,17 +12,9 @@ import { ApiDispatcher } from '../net/apiDispatcher';
 import { classifyFailure, failureMessage } from '../net/failure';
 import { directNetwork, type Network } from '../net/network';
 import { redactUrl } from '../redact';
-import {
-  AbortedError,
-  ApiError,
-  InvalidResponseError,
-  NetworkError,
-  RedirectError,
-  TimeoutError,
-  type NetworkCause,
-} from './errors';
+import { ApiError, InvalidResponseError, NetworkError, RedirectError, TimeoutError, type NetworkCause } from './errors';
 import { retryAfterOf } from './retryAfter';
-import { abortableSleep } from '../sleep';
+import { abortableSleep, AbortedError } from '../abort';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -250,7 +242,7 @@ export class Transport {
   }
 
   /** The typed error for a failed attempt; `answered`: the status and headers had come. */
-  private map(error: unknown, url: URL, signal: AbortSignal | undefined, timeout: AbortSignal, answered: boolean): ApiError {
+  private map(error: unknown, url: URL, signal: AbortSignal | undefined, timeout: AbortSignal, answered: boolean): ApiError | AbortedError {
     if (error instanceof ApiError) return error;
     if (signal?.aborted) return new AbortedError();
     const proxy = this.network.routeFor(url);

@@ -8,9 +8,9 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
-import { AbortedError } from '../api/errors';
 import { corruptArchive, refusedEntry, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
 import type { Staging } from './staging';
+import { AbortedError } from '../abort';
 
 /** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
 export function classify(error: unknown): Error {

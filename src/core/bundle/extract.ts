@@ -15,13 +15,12 @@ import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { AbortedError } from '../api/errors';
 import type { L10nBundle } from '../l10n';
 import { archiveKindOf, notAnArchive, type ArchiveKind } from './archivePaths';
 import { extractOnThread } from './extractThread';
 import { ensureRoomForExtraction, extractionDiskError } from './diskSpace';
+import { AbortedError } from '../abort';
 
-export { notAnArchive, UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
 
 /** The target folder cannot take the bundle as things stand. */
 export class TargetFolderError extends Error {

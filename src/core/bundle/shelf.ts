@@ -9,11 +9,10 @@
  * not an object is set aside under `<key>.unreadable` before anything is written over it.
  */
 import * as z from 'zod/mini';
-import type { KeyValueStore } from '../jobs/registry';
 import type { Logger } from '../log';
 import type { ShelfEntry } from './shelfRows';
+import type { KeyValueStore } from '../storage';
 
-export { describeSummary, formatBytes, shelfRows, type BundleSummary, type ShelfEntry, type ShelfRow } from './shelfRows';
 
 const count = () => z.int().check(z.nonnegative());
 const fields = {

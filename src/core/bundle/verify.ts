@@ -7,7 +7,8 @@
 import * as l10n from '@vscode/l10n';
 import { createGunzip } from 'node:zlib';
 import * as yauzl from 'yauzl';
-import { detectArchiveKind, notAnArchive, readHead, UnsafeArchiveError, type ArchiveKind } from './extract';
+import { detectArchiveKind, readHead } from './extract';
+import { notAnArchive, UnsafeArchiveError, type ArchiveKind } from './archivePaths';
 
 /** Inflates just enough of a tar.gz for its first 512-byte header, and checks its checksum. */
 async function firstTarHeader(path: string): Promise<boolean> {

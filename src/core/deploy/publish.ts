@@ -13,7 +13,7 @@
 import * as l10n from '@vscode/l10n';
 import { ConflictError } from '../api/errors';
 import { english, sentences, type Translator } from '../l10n';
-import { abortableSleep } from '../sleep';
+import { abortableSleep } from '../abort';
 import type { Bundle, CallOptions, ExportJob, StartExportRequest } from '../api/types';
 import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
@@ -22,7 +22,6 @@ import { redactUrl } from '../redact';
 import { ExportFailedError, RolloutError, ValuesChangedError } from './errors';
 import { readStaticExport, setStaticExport, type StaticExportChange } from './values';
 
-export { ExportFailedError, RolloutError, ValuesChangedError } from './errors';
 
 export type PublishStep = 'start' | 'wait' | 'bundle' | 'values' | 'rollout';
 

@@ -213,4 +213,3 @@ export function setStaticExport(text: string, change: StaticExportChange, what =
   return result;
 }
 
-export { minimalEdit } from './edit';

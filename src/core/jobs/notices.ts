@@ -1,7 +1,8 @@
 /** What a finished job says in a notification, and which actions fit: pure, tested without an editor. */
 import * as l10n from '@vscode/l10n';
-import { isTerminal, repositoryName } from './present';
+import { repositoryName } from './present';
 import type { Transition } from './service';
+import { isTerminal } from './trackedJob';
 
 export interface Notice {
   severity: 'info' | 'error';

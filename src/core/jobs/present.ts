@@ -5,7 +5,6 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../api/types';
-import type { TrackedJob } from './registry';
 
 export interface Presentation {
   label: string;
@@ -125,18 +124,4 @@ export function presentExportJob(job: ExportJob, now: number): Presentation {
     case 'unknown':
       return { ...base, description: join(l10n.t({ message: 'unknown status "{0}"', args: [job.rawStatus], comment: ['The status of a job, as its row in a list shows it.'] }), elapsed), icon: 'question', color: undefined, contextValue: 'exportJob.unknown' };
   }
-}
-
-export function isAgentTerminal(job: Pick<AgentJob, 'status'>): boolean {
-  return job.status === 'completed' || job.status === 'failed' || job.status === 'archived';
-}
-
-export function isExportTerminal(job: Pick<ExportJob, 'status'>): boolean {
-  return job.status === 'completed' || job.status === 'failed';
-}
-
-/** Whether a tracked job has reached a status it never leaves (unknown statuses are not). */
-export function isTerminal(job: TrackedJob): boolean {
-  if (job.snapshot === undefined) return false;
-  return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
 }

@@ -20,17 +20,9 @@
  */
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
-import { isTerminal } from './present';
+import type { KeyValueStore } from '../storage';
+import { isTerminal, jobKey, type JobKey, type TrackedJob } from './trackedJob';
 import { parseStopped, parseStored, same, serializeStopped, writeBack, type StopMarks, type StoredJobs } from './storedJobs';
-
-export interface KeyValueStore {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
-
-export { jobKey, type JobKey, type TrackedJob } from './jobKey';
-export { MAX_SHOWN_JOBS } from './storedJobs';
-import { jobKey, type JobKey, type TrackedJob } from './jobKey';
 
 /** Where this window's rows changed because of other windows. */
 export interface Elsewhere {

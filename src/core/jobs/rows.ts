@@ -1,8 +1,7 @@
 /** Tracked jobs as rows: their order and what each shows, with its last error and link expiry. */
 import * as l10n from '@vscode/l10n';
 import { presentAgentJob, presentExportJob, type Presentation } from './present';
-import type { TrackedJob } from './registry';
-import { isTerminal } from './present';
+import { isTerminal, type TrackedJob } from './trackedJob';
 
 /** Running first, then newest. */
 export function compareJobs(a: TrackedJob, b: TrackedJob): number {

@@ -1,6 +1,7 @@
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { Clock } from './clock';
+import type { JobKind } from './trackedJob';
 import {
   emptyHistory,
   nextDelayMs,
@@ -9,8 +10,6 @@ import {
   type IntervalSettings,
   type PollHistory,
 } from './interval';
-
-export type JobKind = 'agent' | 'export';
 
 export interface PollTarget {
   /** Unique among the scheduler's jobs. */

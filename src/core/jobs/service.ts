@@ -3,14 +3,16 @@
  * (what it is now) and the scheduler (when to ask). The editor and the CLI show what this
  * service knows; it never shows anything itself.
  */
-import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError, type AdminApiClient } from '../api';
+import { AbortedError } from '../abort';
 import type { AgentJob, ExportJob } from '../api/types';
 import { english } from '../l10n';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
-import { isTerminal } from './present';
-import { jobKey, type JobKey, type JobRegistry, type TrackedJob } from './registry';
+import type { JobRegistry } from './registry';
 import { PollScheduler, type PollOutcome, type PollTarget } from './scheduler';
+import { isTerminal, jobKey, type JobKey, type TrackedJob } from './trackedJob';
+import type { AdminApiClient } from '../api/client';
+import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError } from '../api/errors';
 
 export type ServiceState =
   | { kind: 'ok' }
@@ -255,8 +257,8 @@ export class JobsService {
       const ageMs = Number.isNaN(created) ? undefined : this.options.clock.now() - created;
       return { kind: 'ok', terminal: isTerminal(updated), changed: moved, ...(progress === undefined ? {} : { progress }), ...(ageMs === undefined ? {} : { ageMs }) };
     } catch (error) {
+      if (error instanceof AbortedError) return { kind: 'error' };
       if (!(error instanceof ApiError)) throw error;
-      if (error.kind === 'aborted') return { kind: 'error' };
       if (error instanceof AuthError) {
         this.setState(error.reason === 'missing' ? { kind: 'noKey' } : { kind: 'unauthorized', message: error.message });
         return { kind: 'unauthorized' };

@@ -8,8 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { describeIssue } from '../api/schemas';
-import { jobKey, type JobKey, type TrackedJob } from './jobKey';
-import { isTerminal } from './present';
+import { jobKey, type JobKey, type TrackedJob, isTerminal } from './trackedJob';
 
 /**
  * The most jobs one environment shows and polls. A list far longer than anyone tracks by hand

@@ -1,8 +1,7 @@
 /** What the status bar says about running jobs: a pure function, tested without an editor. */
 import * as l10n from '@vscode/l10n';
 import type { AgentJobStatus, ExportJobStatus } from '../api/types';
-import type { TrackedJob } from './registry';
-import { isTerminal } from './present';
+import { isTerminal, type TrackedJob } from './trackedJob';
 
 /** `Export 42% · 1 agent job`, or undefined when nothing runs. Pure, for tests. */
 export function statusText(jobs: readonly TrackedJob[]): { text: string; lines: string[] } | undefined {

@@ -4,11 +4,11 @@
  * finish) in a plain loop, with a timeout, an AbortSignal and tolerance for a few failed polls.
  */
 import * as l10n from '@vscode/l10n';
-import { AbortedError, ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/errors';
-import { abortableSleep } from '../sleep';
+import { ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/errors';
+import { abortableSleep, AbortedError } from '../abort';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
 import { emptyHistory, nextDelayMs, recordProgress, type PollHistory } from './interval';
-import { isAgentTerminal, isExportTerminal } from './present';
+import { isAgentTerminal, isExportTerminal } from './trackedJob';
 
 export class WaitTimeoutError extends Error {
   constructor(
@@ -68,7 +68,7 @@ async function waitFor<T>(subject: Subject<T>, options: WaitOptions<T>): Promise
       previous = print;
       delay = nextDelayMs(history, input, settings);
     } catch (error) {
-      const fatal = !(error instanceof ApiError) || error instanceof AuthError || error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof InvalidInputError || error instanceof AbortedError;
+      const fatal = !(error instanceof ApiError) || error instanceof AuthError || error instanceof ForbiddenError || error instanceof NotFoundError || error instanceof InvalidInputError;
       if (fatal || ++errors > (options.maxErrors ?? 5)) throw error;
       delay = nextDelayMs(history, { kind: 'error' }, settings);
     }

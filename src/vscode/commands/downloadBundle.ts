@@ -4,12 +4,12 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download';
 import { formatBytes } from '../../core/bundle/shelfRows';
-import type { JobKey } from '../../core/jobs/registry';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, isJobNode, type Deps } from './deps';
 import { exportJobOf } from './links';
 import { pickCompletedExport } from './pickExport';
+import type { JobKey } from '../../core/jobs/trackedJob';
 
 const LAST_FOLDER = 'docsAdmin.lastDownloadFolder';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { jobKey } from '../../core/jobs/jobKey';
+import { jobKey } from '../../core/jobs/trackedJob';
 import { parseExportDomain, parseJobId } from '../../core/jobs/input';
 import { command, isJobNode, requireService, type Deps } from './deps';
 import { knownKeys } from './key';

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { BundleLinks, IssuedLink } from '../../core/bundle/linkCache';
 import { formatDuration } from '../../core/jobs/present';
-import type { JobKey } from '../../core/jobs/registry';
 import { checkOpenableLink } from '../../core/links';
 import { redactUrl } from '../../core/redact';
 import { readConfig } from '../config';
 import { command, isJobNode, requireService, type Deps } from './deps';
+import type { JobKey } from '../../core/jobs/trackedJob';
 
 type LinkKind = 'pullRequest' | 'repository' | 'bundle';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { shelfRows, type ShelfRow } from '../../core/bundle/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
-import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/jobKey';
+import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
 import type { Session } from '../session';
 
 /** A row: plain data, the job's key. `getTreeItem` builds what it shows. */

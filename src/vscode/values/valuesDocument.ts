@@ -3,7 +3,7 @@ import { minimalEdit } from '../../core/deploy/edit';
 import { ValuesChangedError } from '../../core/deploy/errors';
 import type { StaticExportChange } from '../../core/deploy/values';
 import type { ValuesStore } from '../../core/deploy/publish';
-import { jobKey, type JobKey } from '../../core/jobs/jobKey';
+import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
 import { requireService, type Deps } from '../commands/deps';
 
 const REMEMBERED_FILE = 'docsAdmin.valuesFile';

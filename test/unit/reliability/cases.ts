@@ -4,9 +4,9 @@
  * `cli.test.ts` run every row through their layer; the README's reliability table is this list.
  */
 import type { Dispatcher } from 'undici';
-import type { ApiErrorKind } from '../../../src/core/api';
 import type { FaultSpec, RouteName } from '../../simulator';
 import { AGENT_ID, EXPORT_ID, FLAKY_HOST, KEY, READ_ONLY_KEY, type World } from './world';
+import type { ApiErrorKind } from '../../../src/core/api/errors';
 
 export { AGENT_ID, EXPORT_ID };
 

@@ -5,13 +5,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHook } from 'node:async_hooks';
-import { AdminApiClient, ApiError, RateLimitedError, type ApiClientOptions } from '../../../src/core/api';
-import { abortableSleep } from '../../../src/core/sleep';
+import { abortableSleep } from '../../../src/core/abort';
 import { Simulator, type RouteName } from '../../simulator';
 import { collector } from '../support/collector';
 import { recordingLogger } from '../support/logger';
 import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, type Call, type FaultCase } from './cases';
 import { KEY, seedJobs, startWorld, type World } from './world';
+import { AdminApiClient, type ApiClientOptions } from '../../../src/core/api/client';
+import { ApiError, RateLimitedError } from '../../../src/core/api/errors';
 
 const ROUTE: Record<Call, RouteName> = { 'agent.get': 'agent.get', 'export.status': 'export.status', 'export.start': 'export.start', 'export.bundle': 'export.bundle' };
 

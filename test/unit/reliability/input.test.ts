@@ -8,7 +8,6 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AdminApiClient } from '../../../src/core/api';
 import { InvalidInputError } from '../../../src/core/api/errors';
 import { checkAdminKey, checkEnvironmentName, checkProjectId, parseExportDomain, parseJobId } from '../../../src/core/jobs/input';
 import { systemClock } from '../../../src/core/jobs/clock';
@@ -18,6 +17,7 @@ import { checkBaseUrl, checkOpenableLink } from '../../../src/core/links';
 import { silentLogger } from '../../../src/core/log';
 import { Simulator } from '../../simulator';
 import { MemoryStore } from '../support/memoryStore';
+import { AdminApiClient } from '../../../src/core/api/client';
 
 const KEY = 'da_reliability_input_key_5e1f0c';
 /** Nothing raw that a terminal or a notification would act on or hide. */

@@ -5,14 +5,15 @@
  * The client's own retry waits are asked for (recorded in `sleeps`) but take a moment only.
  */
 import type { Dispatcher } from 'undici';
-import { AdminApiClient } from '../../../src/core/api';
-import { JobRegistry, type JobKey } from '../../../src/core/jobs/registry';
+import { JobRegistry } from '../../../src/core/jobs/registry';
 import { JobsService, type ServiceState, type Transition } from '../../../src/core/jobs/service';
-import { abortableSleep } from '../../../src/core/sleep';
+import { abortableSleep } from '../../../src/core/abort';
 import type { RequestLogEntry, Simulator } from '../../simulator';
 import { recordingLogger, type RecordingLogger } from '../support/logger';
 import { MemoryStore } from '../support/memoryStore';
 import { InFlight, VirtualClock } from '../support/virtualClock';
+import type { JobKey } from '../../../src/core/jobs/trackedJob';
+import { AdminApiClient } from '../../../src/core/api/client';
 
 export const SECOND = 1_000;
 export const MINUTE = 60 * SECOND;

@@ -6,11 +6,11 @@
  * nothing would pass for one that found nothing.
  */
 import * as assert from 'node:assert/strict';
-import { AdminApiClient } from '../../../src/core/api';
 import { redactSecrets } from '../../../src/core/redact';
 import { Simulator } from '../../simulator';
 import { Collector, collector, describeLeaks, secretLeaks } from '../support/collector';
 import { recordingLogger } from '../support/logger';
+import { AdminApiClient } from '../../../src/core/api/client';
 
 const KEY = 'da_secret_test_key_0a9b8c7d';
 const SIGNATURE = 'a3f1c2d4e5b6978800112233445566778899aabbccddeeff0011223344556677';

@@ -6,12 +6,12 @@
  * recovers (by itself, or on Refresh) and every job reaches its true final state.
  */
 import * as assert from 'node:assert/strict';
-import { ForbiddenError } from '../../../src/core/api';
-import type { JobKey } from '../../../src/core/jobs/registry';
 import { collector } from '../support/collector';
 import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, type FaultCase, type ServiceExpectation } from './cases';
 import { MINUTE, SECOND, ServiceRig } from './rig';
 import { startWorld, type World } from './world';
+import type { JobKey } from '../../../src/core/jobs/trackedJob';
+import { ForbiddenError } from '../../../src/core/api/errors';
 
 const AGENT: JobKey = `agent:${AGENT_ID}`;
 const EXPORT: JobKey = `export:${EXPORT_ID}`;

@@ -9,10 +9,9 @@
  */
 import * as assert from 'node:assert/strict';
 import { createHook } from 'node:async_hooks';
-import { isTerminal } from '../../../src/core/jobs/present';
-import type { JobKey } from '../../../src/core/jobs/registry';
 import { Simulator, seededRandom } from '../../simulator';
 import { MINUTE, SECOND, ServiceRig } from './rig';
+import { isTerminal, type JobKey } from '../../../src/core/jobs/trackedJob';
 
 const SEED = 0x50a4;
 const AGENTS = 120;

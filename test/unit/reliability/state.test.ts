@@ -9,19 +9,23 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AdminApiClient } from '../../../src/core/api';
 import type { AgentJob, ExportJob } from '../../../src/core/api/types';
 import { BundleShelf } from '../../../src/core/bundle/shelf';
-import { publish, RolloutError, ValuesChangedError, type PublishOptions, type ValuesStore } from '../../../src/core/deploy/publish';
+import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/deploy/publish';
 import { readStaticExport, ValuesFileError } from '../../../src/core/deploy/values';
 import { valuesFile } from '../../../src/core/deploy/valuesFile';
 import { systemClock } from '../../../src/core/jobs/clock';
-import { JobRegistry, jobKey, MAX_SHOWN_JOBS, type KeyValueStore, type TrackedJob } from '../../../src/core/jobs/registry';
+import { JobRegistry } from '../../../src/core/jobs/registry';
 import { JobsService } from '../../../src/core/jobs/service';
 import type { Logger } from '../../../src/core/log';
 import { Simulator } from '../../simulator';
 import { MemoryStore } from '../support/memoryStore';
 import { SharedStore } from '../support/sharedStore';
+import { jobKey, type TrackedJob } from '../../../src/core/jobs/trackedJob';
+import { MAX_SHOWN_JOBS } from '../../../src/core/jobs/storedJobs';
+import type { KeyValueStore } from '../../../src/core/storage';
+import { AdminApiClient } from '../../../src/core/api/client';
+import { RolloutError, ValuesChangedError } from '../../../src/core/deploy/errors';
 
 function recorder(): Logger & { lines: string[] } {
   const lines: string[] = [];

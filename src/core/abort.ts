@@ -1,5 +1,16 @@
-/** A wait that an AbortSignal cuts short (with AbortedError). */
-import { AbortedError } from './api/errors';
+/**
+ * Cancellation, for every part of the core: the error a cancelled piece of work ends with (an
+ * API call, a download, an extraction, a wait), and a wait that an AbortSignal cuts short.
+ */
+import * as l10n from '@vscode/l10n';
+
+/** The person (or the caller's AbortSignal) cancelled the work; nothing failed. */
+export class AbortedError extends Error {
+  constructor() {
+    super(l10n.t('Cancelled.'));
+    this.name = 'AbortedError';
+  }
+}
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

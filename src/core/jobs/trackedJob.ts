@@ -1,0 +1,40 @@
+/**
+ * A tracked job, its key and whether it has ended: light (no validation library, no I/O), so
+ * storage, the registry, the views and the commands share them without loading each other.
+ */
+import type { AgentJob, ExportJob } from '../api/types';
+
+export type TrackedJob =
+  | { kind: 'agent'; id: string; addedAt: number; snapshot?: AgentJob }
+  | { kind: 'export'; id: string; addedAt: number; domain?: string; snapshot?: ExportJob };
+
+export type JobKind = TrackedJob['kind'];
+
+/** `agent:<id>` or `export:<id>`: one job of one environment. */
+export type JobKey = `${JobKind}:${string}`;
+
+export function jobKey(job: Pick<TrackedJob, 'kind' | 'id'>): JobKey {
+  return `${job.kind}:${job.id}`;
+}
+
+/** The kind and id of a key; undefined for a text that is not one (stored data, say). */
+export function parseJobKey(key: string): { kind: JobKind; id: string } | undefined {
+  const colon = key.indexOf(':');
+  const kind = key.slice(0, colon);
+  const id = key.slice(colon + 1);
+  return colon > 0 && id !== '' && (kind === 'agent' || kind === 'export') ? { kind, id } : undefined;
+}
+
+export function isAgentTerminal(job: Pick<AgentJob, 'status'>): boolean {
+  return job.status === 'completed' || job.status === 'failed' || job.status === 'archived';
+}
+
+export function isExportTerminal(job: Pick<ExportJob, 'status'>): boolean {
+  return job.status === 'completed' || job.status === 'failed';
+}
+
+/** Whether a tracked job has reached a status it never leaves (unknown statuses are not). */
+export function isTerminal(job: TrackedJob): boolean {
+  if (job.snapshot === undefined) return false;
+  return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
+}
