@@ -142,7 +142,7 @@ export class JobsService {
 
   /** The observer stopped (cancelled, failed): the scheduler polls the job again if it is not done. */
   releaseExport(jobId: string): void {
-    const key: JobKey = `export:${jobId}`;
+    const key = jobKey({ kind: 'export', id: jobId });
     const job = this.options.registry.get(key);
     if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: 'export' });
   }

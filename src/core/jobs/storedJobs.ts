@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { describeIssue } from '../api/schemas';
-import { jobKey, type JobKey, type TrackedJob, isTerminal } from './trackedJob';
+import { isTerminal, jobKey, parseJobKey, type JobKey, type TrackedJob } from './trackedJob';
 
 /**
  * The most jobs one environment shows and polls. A list far longer than anyone tracks by hand
@@ -148,7 +148,10 @@ export function parseStopped(raw: unknown): StopMarks {
   if (!Array.isArray(raw)) return marks;
   for (const item of raw) {
     const { key, at } = (item ?? {}) as { key?: unknown; at?: unknown };
-    if (typeof key === 'string' && /^(agent|export):/.test(key) && typeof at === 'number') marks.set(key as JobKey, Math.max(at, marks.get(key as JobKey) ?? 0));
+    const parsed = typeof key === 'string' ? parseJobKey(key) : undefined;
+    if (parsed === undefined || typeof at !== 'number') continue;
+    const stopped = jobKey(parsed);
+    marks.set(stopped, Math.max(at, marks.get(stopped) ?? 0));
   }
   return marks;
 }
