@@ -19,12 +19,29 @@ export default tseslint.config(
     },
   },
   {
-    // The core is the part the CLI and the unit tests run without an editor.
+    // The core is the part the CLI and the unit tests run without an editor: it imports neither
+    // VS Code nor the front ends built on it (src/vscode, src/extension.ts, src/cli).
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'src/core must not depend on vscode: put editor code in src/vscode.' }] },
+        {
+          paths: [{ name: 'vscode', message: 'src/core must not depend on vscode: put editor code in src/vscode.' }],
+          patterns: [{ regex: '^(\\.\\./)+(vscode|cli|extension)(/|$)', message: 'src/core must not import the front ends (src/vscode, src/extension.ts, src/cli): they import the core, never the other way.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The CLI runs without an editor: the core only.
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/cli runs without VS Code: use src/core.' }],
+          patterns: [{ regex: '^(\\.\\./)+(vscode|extension)(/|$)', message: 'src/cli must not import the editor side (src/vscode, src/extension.ts): use src/core.' }],
+        },
       ],
     },
   },
@@ -70,6 +87,8 @@ function coreL10n() {
     ...inside(PROSE, '.value').map((text) => ({ selector: `Property[key.name='reason'] > ${text}`, message: L10N_MESSAGE })),
     ...inside(WORDS, '.value').map((text) => ({ selector: `ObjectExpression:not(${L10N_T} > ObjectExpression) > Property[key.name=/^(message|label|description|title|note|help|summary|headline|detail|tooltip)$/] > ${text}`, message: L10N_MESSAGE })),
     ...inside(WORDS).map((text) => ({ selector: `:matches(Property[key.name='details'], VariableDeclarator[id.name='details']) > ArrayExpression > ${text}`, message: L10N_MESSAGE })),
+    // The boundary of no-restricted-imports (above), for import() too.
+    { selector: "ImportExpression[source.value=/^(vscode$|(\\.\\.\\/)+(vscode|extension|cli)(\\/|$))/]", message: 'src/core and src/cli load neither VS Code nor the editor side (and the core not the CLI), not even with import().' },
   ];
 
   /** `l10n.t()` at module level would run before activation configures the bundle: English for good. */
