@@ -1,9 +1,14 @@
+/**
+ * What every command is built with: the parts it may use (`Deps`), the one wrapper that
+ * registers it (`command`), and the checks most commands start with.
+ */
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { KeyStore } from '../keys';
-import type { Session } from '../session';
-import type { JobNode } from '../tree/jobsTree';
-import type { SetupProgress } from '../walkthrough';
+import type { Logger } from '../core/log';
+import type { KeyStore } from './keys';
+import type { PreviewManager } from './preview';
+import type { Session } from './session';
+import type { JobNode } from './tree/jobsTree';
+import type { SetupProgress } from './walkthrough';
 
 export interface Deps {
   context: vscode.ExtensionContext;
@@ -14,6 +19,8 @@ export interface Deps {
   reveal: (node: JobNode) => void;
   /** The walkthrough's progress (a publish completes its last step). */
   setup: SetupProgress;
+  /** The bundle previews running in this window. */
+  previews: PreviewManager;
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { readConfig, SECTION, type EnvironmentSetting } from './config';
+import type { KeyStore } from './keys';
 
 export interface Environment {
   /** `default`, or `env:<name>` for one of `docsAdmin.environments`. */
@@ -45,4 +46,18 @@ export async function addEnvironment(setting: EnvironmentSetting): Promise<strin
   const list = config.get<EnvironmentSetting[]>('environments', []).filter((e) => e.name !== setting.name);
   await config.update('environments', [...list, setting], vscode.ConfigurationTarget.Global);
   return `env:${setting.name}`;
+}
+
+/** The project ids of every environment: a key box must not take one of them. */
+export function knownProjectIds(): string[] {
+  return listEnvironments().map((e) => e.projectId).filter((id) => id !== '');
+}
+
+/**
+ * The admin keys of every environment (those read from the keychain, and those this window
+ * holds), for telling a key pasted where it does not belong; a keychain that fails gives none.
+ */
+export async function knownKeys(keys: KeyStore): Promise<string[]> {
+  const stored = await Promise.all(listEnvironments().map((e) => keys.get(e.id).catch(() => undefined)));
+  return [...new Set([...stored.filter((k): k is string => k !== undefined && k !== ''), ...keys.known()])];
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
-import { requireService, type Deps } from './deps';
+import { jobKey, type JobKey } from '../core/jobs/trackedJob';
+import { requireService, type Deps } from './commandToolkit';
 
 /** From the palette: a quick pick of the completed exports (newest first). */
 export async function pickCompletedExport(deps: Deps, title: string): Promise<JobKey | undefined> {

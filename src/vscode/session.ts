@@ -5,7 +5,7 @@ import type { AdminApiClient } from '../core/api/client';
 import type { BundleLinks } from '../core/bundle/linkCache';
 import type { BundleShelf } from '../core/bundle/shelf';
 import { systemClock } from '../core/jobs/clock';
-import type { JobKey } from '../core/jobs/trackedJob';
+import { jobKey, type JobKey } from '../core/jobs/trackedJob';
 import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
@@ -157,9 +157,9 @@ export class Session implements vscode.Disposable {
     const links = new BundleLinks((jobId, options) => client.generateBundle(jobId, options));
     const shelf = new BundleShelf(this.context.globalState, `docsAdmin.bundles.${env.id}`, this.log);
     const listeners = [
-      shelf.onDidChange((jobId) => this.onJobsEmitter.fire([`export:${jobId}`])),
+      shelf.onDidChange((jobId) => this.onJobsEmitter.fire([jobKey({ kind: 'export', id: jobId })])),
       links.onDidChange((jobId) => {
-        this.onJobsEmitter.fire([`export:${jobId}`]);
+        this.onJobsEmitter.fire([jobKey({ kind: 'export', id: jobId })]);
         this.scheduleLinkTick();
       }),
       service.onDidChangeJobs((keys) => this.onJobsEmitter.fire(keys)),
@@ -241,7 +241,7 @@ export class Session implements vscode.Disposable {
     if (lefts.length === 0) return;
     const wait = Math.min(30_000, ...lefts.map((l) => l + 50));
     this.linkTick = setTimeout(() => {
-      this.onJobsEmitter.fire(ids.map((id): JobKey => `export:${id}`));
+      this.onJobsEmitter.fire(ids.map((id) => jobKey({ kind: 'export', id })));
       this.scheduleLinkTick();
     }, wait);
   }

@@ -1,22 +1,24 @@
 import * as vscode from 'vscode';
 import { availabilityNote, DEPLOYMENT_NAMES, FEATURES } from '../../core/deploy/availability';
 import { readConfig } from '../config';
-import { command, type Deps } from './deps';
+import { command, type Deps } from '../commandToolkit';
 
 /** Show Feature Availability: what the chosen deployment type has, and a way to change it. */
-export function register(deps: Deps): vscode.Disposable {
-  return command('docsAdmin.deploymentType.show', deps, async () => {
-    const type = readConfig().deploymentType;
-    const detail = FEATURES.map((f) => `${f.name}: ${f.availability[type]}`).join('\n');
-    const change = vscode.l10n.t('Change Deployment Type');
-    const choice = await vscode.window.showInformationMessage(availabilityNote(type), { modal: false, detail }, change);
-    if (choice === change) {
-      const picked = await vscode.window.showQuickPick(
-        (Object.keys(DEPLOYMENT_NAMES) as (keyof typeof DEPLOYMENT_NAMES)[]).map((t) => ({ label: DEPLOYMENT_NAMES[t], description: t === type ? vscode.l10n.t('current') : '', detail: availabilityNote(t), type: t })),
-        { title: vscode.l10n.t('Docs Admin: where does the docs site run?') },
-      );
-      if (picked !== undefined) await vscode.workspace.getConfiguration('docsAdmin').update('deploymentType', picked.type, vscode.ConfigurationTarget.Global);
-    }
-    return availabilityNote(type);
-  });
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.deploymentType.show', deps, async () => {
+      const type = readConfig().deploymentType;
+      const detail = FEATURES.map((f) => `${f.name}: ${f.availability[type]}`).join('\n');
+      const change = vscode.l10n.t('Change Deployment Type');
+      const choice = await vscode.window.showInformationMessage(availabilityNote(type), { modal: false, detail }, change);
+      if (choice === change) {
+        const picked = await vscode.window.showQuickPick(
+          (Object.keys(DEPLOYMENT_NAMES) as (keyof typeof DEPLOYMENT_NAMES)[]).map((t) => ({ label: DEPLOYMENT_NAMES[t], description: t === type ? vscode.l10n.t('current') : '', detail: availabilityNote(t), type: t })),
+          { title: vscode.l10n.t('Docs Admin: where does the docs site run?') },
+        );
+        if (picked !== undefined) await vscode.workspace.getConfiguration('docsAdmin').update('deploymentType', picked.type, vscode.ConfigurationTarget.Global);
+      }
+      return availabilityNote(type);
+    }),
+  ];
 }

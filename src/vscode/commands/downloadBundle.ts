@@ -6,9 +6,9 @@ import type { DownloadProgress, DownloadResult } from '../../core/bundle/downloa
 import { formatBytes } from '../../core/bundle/shelfRows';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, isJobNode, type Deps } from './deps';
-import { exportJobOf } from './links';
-import { pickCompletedExport } from './pickExport';
+import { command, isJobNode, type Deps } from '../commandToolkit';
+import { exportJobOf } from '../bundleLinks';
+import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
 
 const LAST_FOLDER = 'docsAdmin.lastDownloadFolder';
@@ -49,66 +49,68 @@ export interface DownloadArgs {
  * Download Bundle: a save dialog, then a verified, resumable download with progress and
  * Cancel in a notification. The save dialog is where the user agrees to replace a file.
  */
-export function register(deps: Deps): vscode.Disposable {
-  return command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, args: DownloadArgs = {}): Promise<DownloadResult | undefined> => {
-    const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
-    if (key === undefined) return undefined;
-    const job = exportJobOf(deps, key);
-    if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be downloaded once it has.'));
-    let target = args.target;
-    let replace = args.replace === true;
-    if (target === undefined) {
-      const uri = await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
-        defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
-        filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
-        saveLabel: vscode.l10n.t('Download'),
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, args: DownloadArgs = {}): Promise<DownloadResult | undefined> => {
+      const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
+      if (key === undefined) return undefined;
+      const job = exportJobOf(deps, key);
+      if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be downloaded once it has.'));
+      let target = args.target;
+      let replace = args.replace === true;
+      if (target === undefined) {
+        const uri = await vscode.window.showSaveDialog({
+          title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
+          defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
+          filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
+          saveLabel: vscode.l10n.t('Download'),
+        });
+        if (uri === undefined) return undefined;
+        if (uri.scheme !== 'file') throw new Error(vscode.l10n.t('Choose a file on this machine\'s disk.'));
+        target = uri.fsPath;
+        // The save dialog has asked whether to replace an existing file.
+        replace = await exists(target);
+      }
+      const chosen = target;
+      const config = readConfig();
+      const network = deps.session.network;
+      const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download.js'), import('../../core/bundle/verify.js')]);
+      const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
+        let shown = 0;
+        return downloadBundle({
+          target: chosen,
+          replace,
+          link: () => job.links.fresh(job.id, config.linkMinimumMs, { signal }),
+          regenerate: () => job.links.regenerate(job.id, { signal }),
+          timeLeft: (link) => job.links.timeLeft(link),
+          signal,
+          log: deps.log,
+          ...(network === undefined ? {} : { network }),
+          verify: async (path) => {
+            progress.report({ message: vscode.l10n.t('checking the archive…') });
+            await verifyArchive(path);
+          },
+          onProgress: (p) => {
+            const percent = p.total === undefined || p.total === 0 ? undefined : (p.received / p.total) * 100;
+            const increment = percent === undefined ? undefined : Math.max(0, percent - shown);
+            if (percent !== undefined) shown = percent;
+            progress.report(increment === undefined ? { message: describeProgress(p) } : { message: describeProgress(p), increment });
+          },
+        });
       });
-      if (uri === undefined) return undefined;
-      if (uri.scheme !== 'file') throw new Error(vscode.l10n.t('Choose a file on this machine\'s disk.'));
-      target = uri.fsPath;
-      // The save dialog has asked whether to replace an existing file.
-      replace = await exists(target);
-    }
-    const chosen = target;
-    const config = readConfig();
-    const network = deps.session.network;
-    const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download.js'), import('../../core/bundle/verify.js')]);
-    const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
-      let shown = 0;
-      return downloadBundle({
-        target: chosen,
-        replace,
-        link: () => job.links.fresh(job.id, config.linkMinimumMs, { signal }),
-        regenerate: () => job.links.regenerate(job.id, { signal }),
-        timeLeft: (link) => job.links.timeLeft(link),
-        signal,
-        log: deps.log,
-        ...(network === undefined ? {} : { network }),
-        verify: async (path) => {
-          progress.report({ message: vscode.l10n.t('checking the archive…') });
-          await verifyArchive(path);
-        },
-        onProgress: (p) => {
-          const percent = p.total === undefined || p.total === 0 ? undefined : (p.received / p.total) * 100;
-          const increment = percent === undefined ? undefined : Math.max(0, percent - shown);
-          if (percent !== undefined) shown = percent;
-          progress.report(increment === undefined ? { message: describeProgress(p) } : { message: describeProgress(p), increment });
-        },
+      if (result === undefined) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Download cancelled; nothing was saved.'));
+        return undefined;
+      }
+      await deps.context.globalState.update(LAST_FOLDER, dirname(chosen));
+      await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
+      const extract = vscode.l10n.t('Extract…');
+      const reveal = vscode.l10n.t('Reveal');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
+        if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
+        if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
       });
-    });
-    if (result === undefined) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Download cancelled; nothing was saved.'));
-      return undefined;
-    }
-    await deps.context.globalState.update(LAST_FOLDER, dirname(chosen));
-    await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
-    const extract = vscode.l10n.t('Extract…');
-    const reveal = vscode.l10n.t('Reveal');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
-      if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
-      if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
-    });
-    return result;
-  });
+      return result;
+    }),
+  ];
 }

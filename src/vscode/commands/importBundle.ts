@@ -6,7 +6,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
-import { command, type Deps } from './deps';
+import { command, type Deps } from '../commandToolkit';
 
 export interface ImportArgs {
   file?: string;
@@ -21,65 +21,67 @@ export interface ImportArgs {
  * in as a file is checked, copied where the internal web server serves bundles, written into the
  * values file as its internal link, and rolled out.
  */
-export function register(deps: Deps): vscode.Disposable {
-  return command('docsAdmin.bundle.import', deps, async (args: ImportArgs = {}) => {
-    const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
-    if (bundleDirectory === '' || bundleBaseUrl === '') {
-      throw new Error(
-        vscode.l10n.t('Set {0} (where your internal web server serves bundles from) and {1} (its https: address) first.', 'docsAdmin.airGapped.bundleDirectory', 'docsAdmin.airGapped.bundleBaseUrl'),
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.bundle.import', deps, async (args: ImportArgs = {}) => {
+      const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
+      if (bundleDirectory === '' || bundleBaseUrl === '') {
+        throw new Error(
+          vscode.l10n.t('Set {0} (where your internal web server serves bundles from) and {1} (its https: address) first.', 'docsAdmin.airGapped.bundleDirectory', 'docsAdmin.airGapped.bundleBaseUrl'),
+        );
+      }
+      const base = checkOpenableLink(`${bundleBaseUrl}/`);
+      if (!base.ok) throw new Error(vscode.l10n.t('{0} cannot be used: {1}.', 'docsAdmin.airGapped.bundleBaseUrl', base.reason));
+      let file = args.file;
+      if (file === undefined) {
+        const picked = await vscode.window.showOpenDialog({
+          title: vscode.l10n.t('Docs Admin: import a bundle file'),
+          canSelectMany: false,
+          filters: { [vscode.l10n.t('Docs bundle')]: ['gz', 'tgz', 'zip'] },
+          openLabel: vscode.l10n.t('Import'),
+        });
+        file = picked?.[0]?.fsPath;
+        if (file === undefined) return undefined;
+      }
+      const { verifyArchive } = await import('../../core/bundle/verify.js');
+      await verifyArchive(file);
+      const uri = args.uri ?? (await chooseValuesFile(deps, false));
+      if (uri === undefined) return undefined;
+      const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
+      if (blocked !== undefined) throw new Error(blocked);
+      const name = basename(file);
+      const target = join(bundleDirectory, name);
+      const exists = await stat(target).then(
+        () => true,
+        () => false,
       );
-    }
-    const base = checkOpenableLink(`${bundleBaseUrl}/`);
-    if (!base.ok) throw new Error(vscode.l10n.t('{0} cannot be used: {1}.', 'docsAdmin.airGapped.bundleBaseUrl', base.reason));
-    let file = args.file;
-    if (file === undefined) {
-      const picked = await vscode.window.showOpenDialog({
-        title: vscode.l10n.t('Docs Admin: import a bundle file'),
-        canSelectMany: false,
-        filters: { [vscode.l10n.t('Docs bundle')]: ['gz', 'tgz', 'zip'] },
-        openLabel: vscode.l10n.t('Import'),
-      });
-      file = picked?.[0]?.fsPath;
-      if (file === undefined) return undefined;
-    }
-    const { verifyArchive } = await import('../../core/bundle/verify.js');
-    await verifyArchive(file);
-    const uri = args.uri ?? (await chooseValuesFile(deps, false));
-    if (uri === undefined) return undefined;
-    const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
-    if (blocked !== undefined) throw new Error(blocked);
-    const name = basename(file);
-    const target = join(bundleDirectory, name);
-    const exists = await stat(target).then(
-      () => true,
-      () => false,
-    );
-    if (exists && args.file === undefined) {
-      const replace = vscode.l10n.t('Replace');
-      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
-      if (answer !== replace) return undefined;
-    } else if (exists) {
-      throw new Error(vscode.l10n.t('{0} already exists; rename the bundle file or remove the old one.', target));
-    }
-    // Copied beside the target, then renamed: the web server never serves half a bundle.
-    const temp = `${target}.importing`;
-    try {
-      await copyFile(file, temp);
-      await rename(temp, target);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    const bundleUrl = `${bundleBaseUrl}/${encodeURIComponent(name)}`;
-    await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
-    deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
-    if (args.rollout !== false) {
-      await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, signal));
-    }
-    const where = vscode.workspace.asRelativePath(uri);
-    void vscode.window.showInformationMessage(
-      args.rollout === false ? vscode.l10n.t('Imported {0}: {1} points at {2}.', name, where, bundleUrl) : vscode.l10n.t('Imported {0}: {1} points at {2}; rollout done.', name, where, bundleUrl),
-    );
-    return { bundleUrl, path: target };
-  });
+      if (exists && args.file === undefined) {
+        const replace = vscode.l10n.t('Replace');
+        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
+        if (answer !== replace) return undefined;
+      } else if (exists) {
+        throw new Error(vscode.l10n.t('{0} already exists; rename the bundle file or remove the old one.', target));
+      }
+      // Copied beside the target, then renamed: the web server never serves half a bundle.
+      const temp = `${target}.importing`;
+      try {
+        await copyFile(file, temp);
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+      const bundleUrl = `${bundleBaseUrl}/${encodeURIComponent(name)}`;
+      await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
+      deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
+      if (args.rollout !== false) {
+        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, signal));
+      }
+      const where = vscode.workspace.asRelativePath(uri);
+      void vscode.window.showInformationMessage(
+        args.rollout === false ? vscode.l10n.t('Imported {0}: {1} points at {2}.', name, where, bundleUrl) : vscode.l10n.t('Imported {0}: {1} points at {2}; rollout done.', name, where, bundleUrl),
+      );
+      return { bundleUrl, path: target };
+    }),
+  ];
 }

@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { parseExportDomain, parseJobId } from '../../core/jobs/input';
-import { command, isJobNode, requireService, type Deps } from './deps';
-import { knownKeys } from './key';
+import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { knownKeys } from '../environments';
 
-export function registerJobCommands(deps: Deps): vscode.Disposable[] {
+export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.agentJob.track', deps, async (given?: string) => {
       const service = requireService(deps);
       // A key pasted here would be sent in a request's path: it is told apart and refused.
-      const keys = [...new Set([...(await knownKeys(deps)), ...deps.keys.known()])];
+      const keys = await knownKeys(deps.keys);
       const value =
         given ??
         (await vscode.window.showInputBox({

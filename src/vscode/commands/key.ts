@@ -2,19 +2,8 @@ import * as vscode from 'vscode';
 import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/errors';
 import { checkAdminKey } from '../../core/jobs/input';
 import { checkBaseUrl } from '../../core/links';
-import { listEnvironments } from '../environments';
-import { command, type Deps } from './deps';
-
-/** The project ids of every environment: a key box must not take one of them. */
-export function knownProjectIds(): string[] {
-  return listEnvironments().map((e) => e.projectId).filter((id) => id !== '');
-}
-
-/** The admin keys of every environment, for telling a key pasted where it does not belong (a keychain that fails gives none). */
-export async function knownKeys(deps: Pick<Deps, 'keys'>): Promise<string[]> {
-  const keys = await Promise.all(listEnvironments().map((e) => deps.keys.get(e.id).catch(() => undefined)));
-  return keys.filter((k): k is string => k !== undefined && k !== '');
-}
+import { knownProjectIds } from '../environments';
+import { command, type Deps } from '../commandToolkit';
 
 type Check = 'accepted' | 'rejected' | 'unchecked';
 
@@ -40,7 +29,7 @@ async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note
   }
 }
 
-export function registerKeyCommands(deps: Deps): vscode.Disposable[] {
+export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.key.set', deps, async (given?: string) => {
       const env = deps.session.environment;

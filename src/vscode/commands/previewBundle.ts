@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { readConfig } from '../config';
-import type { PreviewManager } from '../preview';
-import { command, isJobNode, requireService, type Deps } from './deps';
+import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
 
 async function isFolder(path: string): Promise<boolean> {
   return stat(path).then(
@@ -13,7 +12,8 @@ async function isFolder(path: string): Promise<boolean> {
 }
 
 /** Preview Bundle and Stop Bundle Preview. */
-export function register(deps: Deps, previews: PreviewManager): vscode.Disposable[] {
+export function register(deps: Deps): vscode.Disposable[] {
+  const { previews } = deps;
   return [
     command('docsAdmin.export.previewBundle', deps, async (node?: unknown): Promise<string | undefined> => {
       let folder: string | undefined;

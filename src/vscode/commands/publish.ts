@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { PublishResult } from '../../core/deploy/publish';
 import { parseExportDomain } from '../../core/jobs/input';
+import { jobKey } from '../../core/jobs/trackedJob';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
-import { command, isJobNode, requireService, type Deps } from './deps';
+import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
 
 const LAST_DOMAIN = 'docsAdmin.lastPublishDomain';
 
@@ -22,86 +23,89 @@ export interface PublishArgs {
  * with Cancel), generate the bundle, update the values file, run the rollout in a terminal.
  * A failure at any step leaves the values file as it was.
  */
-export function register(deps: Deps): vscode.Disposable {
-  return command('docsAdmin.publish', deps, async (node?: unknown, args: PublishArgs = {}): Promise<PublishResult | undefined> => {
-    const config = readConfig();
-    if (config.deploymentType === 'airGapped') {
-      throw new Error(
-        vscode.l10n.t(
-          'This is an air-gapped deployment ({0}): the admin API cannot be reached from it. Export where the API is reachable, carry the bundle in, and use "Docs Admin: Import Bundle File…".',
-          'docsAdmin.deploymentType',
-        ),
-      );
-    }
-    const service = requireService(deps);
-    const client = deps.session.client;
-    if (client === undefined) throw new Error(vscode.l10n.t('The environment is not set up.'));
-    const fromNode = isJobNode(node) ? service.get(node.key) : undefined;
-    const known = fromNode?.kind === 'export' ? (fromNode.domain ?? fromNode.snapshot?.domain) : undefined;
-    const typed =
-      args.domain ??
-      known ??
-      (await vscode.window.showInputBox({
-        title: vscode.l10n.t('Docs Admin: publish a static export'),
-        prompt: vscode.l10n.t('The domain of the docs site to export and roll out'),
-        value: deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
-        placeHolder: 'docs.example.com',
-        ignoreFocusOut: true,
-        validateInput: (v) => {
-          const r = parseExportDomain(v);
-          return r.ok ? undefined : r.reason;
-        },
-      }));
-    if (typed === undefined) return undefined;
-    const domain = parseExportDomain(typed);
-    if (!domain.ok) throw new Error(domain.reason);
-    const uri = args.uri ?? (await chooseValuesFile(deps, false));
-    if (uri === undefined) return undefined;
-    const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
-    if (blocked !== undefined) throw new Error(blocked);
-    await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
-    const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
-    let observed: string | undefined;
-    const result = await withCancellableProgress(vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
-      let shown = 0;
-      return publish({
-        client,
-        domain: domain.domain,
-        ...(args.version === undefined ? {} : { version: args.version }),
-        values: editorValuesStore(uri, { refuseUnsaved: true }),
-        ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
-        signal,
-        log: deps.log,
-        onStep: (step) => progress.report({ message: STEP_TITLES[step] }),
-        onProgress: (job) => {
-          // The export shows in the tree and the status bar like any other, from the
-          // pipeline's own readings (the scheduler does not poll it a second time).
-          const first = service.get(`export:${job.jobId}`) === undefined;
-          observed = job.jobId;
-          void service.observeExport(job, domain.domain).then(() => {
-            if (first) deps.reveal({ key: `export:${job.jobId}`, kind: 'export' });
-          });
-          const percent = job.progress ?? 0;
-          const message =
-            job.pageCount === undefined
-              ? vscode.l10n.t('{0}: {1}%', STEP_TITLES.wait, Math.round(percent))
-              : vscode.l10n.t('{0}: {1}% · {2} pages', STEP_TITLES.wait, Math.round(percent), job.pageCount);
-          progress.report({ message, increment: Math.max(0, percent - shown) * 0.8 });
-          shown = Math.max(shown, percent);
-        },
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.publish', deps, async (node?: unknown, args: PublishArgs = {}): Promise<PublishResult | undefined> => {
+      const config = readConfig();
+      if (config.deploymentType === 'airGapped') {
+        throw new Error(
+          vscode.l10n.t(
+            'This is an air-gapped deployment ({0}): the admin API cannot be reached from it. Export where the API is reachable, carry the bundle in, and use "Docs Admin: Import Bundle File…".',
+            'docsAdmin.deploymentType',
+          ),
+        );
+      }
+      const service = requireService(deps);
+      const client = deps.session.client;
+      if (client === undefined) throw new Error(vscode.l10n.t('The environment is not set up.'));
+      const fromNode = isJobNode(node) ? service.get(node.key) : undefined;
+      const known = fromNode?.kind === 'export' ? (fromNode.domain ?? fromNode.snapshot?.domain) : undefined;
+      const typed =
+        args.domain ??
+        known ??
+        (await vscode.window.showInputBox({
+          title: vscode.l10n.t('Docs Admin: publish a static export'),
+          prompt: vscode.l10n.t('The domain of the docs site to export and roll out'),
+          value: deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
+          placeHolder: 'docs.example.com',
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            const r = parseExportDomain(v);
+            return r.ok ? undefined : r.reason;
+          },
+        }));
+      if (typed === undefined) return undefined;
+      const domain = parseExportDomain(typed);
+      if (!domain.ok) throw new Error(domain.reason);
+      const uri = args.uri ?? (await chooseValuesFile(deps, false));
+      if (uri === undefined) return undefined;
+      const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
+      if (blocked !== undefined) throw new Error(blocked);
+      await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
+      const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
+      let observed: string | undefined;
+      const result = await withCancellableProgress(vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
+        let shown = 0;
+        return publish({
+          client,
+          domain: domain.domain,
+          ...(args.version === undefined ? {} : { version: args.version }),
+          values: editorValuesStore(uri, { refuseUnsaved: true }),
+          ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
+          signal,
+          log: deps.log,
+          onStep: (step) => progress.report({ message: STEP_TITLES[step] }),
+          onProgress: (job) => {
+            // The export shows in the tree and the status bar like any other, from the
+            // pipeline's own readings (the scheduler does not poll it a second time).
+            const key = jobKey({ kind: 'export', id: job.jobId });
+            const first = service.get(key) === undefined;
+            observed = job.jobId;
+            void service.observeExport(job, domain.domain).then(() => {
+              if (first) deps.reveal({ key, kind: 'export' });
+            });
+            const percent = job.progress ?? 0;
+            const message =
+              job.pageCount === undefined
+                ? vscode.l10n.t('{0}: {1}%', STEP_TITLES.wait, Math.round(percent))
+                : vscode.l10n.t('{0}: {1}% · {2} pages', STEP_TITLES.wait, Math.round(percent), job.pageCount);
+            progress.report({ message, increment: Math.max(0, percent - shown) * 0.8 });
+            shown = Math.max(shown, percent);
+          },
+        });
+      }).finally(() => {
+        if (observed !== undefined) service.releaseExport(observed);
       });
-    }).finally(() => {
-      if (observed !== undefined) service.releaseExport(observed);
-    });
-    if (result === undefined) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
-      return undefined;
-    }
-    await rememberJob(deps, uri, result.jobId);
-    await deps.setup.markPublished();
-    void vscode.window.showInformationMessage(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
-    return result;
-  });
+      if (result === undefined) {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
+        return undefined;
+      }
+      await rememberJob(deps, uri, result.jobId);
+      await deps.setup.markPublished();
+      void vscode.window.showInformationMessage(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
+      return result;
+    }),
+  ];
 }
 
 /** "Published docs.acme.dev (300 pages): deploy/values.yaml updated, rollout done.", one whole sentence per case. */

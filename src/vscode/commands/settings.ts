@@ -2,16 +2,15 @@ import * as vscode from 'vscode';
 import { checkEnvironmentName, checkProjectId } from '../../core/jobs/input';
 import { checkBaseUrl } from '../../core/links';
 import { redactUrl } from '../../core/redact';
-import { addEnvironment, listEnvironments, setActiveEnvironment, updateEnvironment } from '../environments';
-import { command, type Deps } from './deps';
-import { knownKeys } from './key';
+import { addEnvironment, knownKeys, listEnvironments, setActiveEnvironment, updateEnvironment } from '../environments';
+import { command, type Deps } from '../commandToolkit';
 
-export function registerSettingCommands(deps: Deps): vscode.Disposable[] {
+export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.projectId.set', deps, async (given?: string) => {
       const env = deps.session.environment;
       // Settings are plain text (and may sync): an admin key pasted here must never land there.
-      const keys = [...new Set([...(await knownKeys(deps)), ...deps.keys.known()])];
+      const keys = await knownKeys(deps.keys);
       const validate = (v: string) => {
         const r = checkProjectId(v, keys);
         return r.ok ? undefined : r.reason;

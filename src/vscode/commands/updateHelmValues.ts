@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import { redactUrl } from '../../core/redact';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
 import { REGENERATE_COMMAND } from '../values/diagnostics';
-import { command, isJobNode, type Deps } from './deps';
-import { exportJobOf, freshLink } from './links';
-import { pickCompletedExport } from './pickExport';
+import { command, isJobNode, type Deps } from '../commandToolkit';
+import { exportJobOf, freshLink } from '../bundleLinks';
+import { pickCompletedExport } from '../pickExport';
 
 export interface UpdateValuesArgs {
   uri?: vscode.Uri;

@@ -4,7 +4,7 @@ import { ValuesChangedError } from '../../core/deploy/errors';
 import type { StaticExportChange } from '../../core/deploy/values';
 import type { ValuesStore } from '../../core/deploy/publish';
 import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
-import { requireService, type Deps } from '../commands/deps';
+import { requireService, type Deps } from '../commandToolkit';
 
 const REMEMBERED_FILE = 'docsAdmin.valuesFile';
 const REMEMBERED_JOBS = 'docsAdmin.valuesFileJobs';

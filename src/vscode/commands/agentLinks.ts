@@ -1,0 +1,22 @@
+import * as vscode from 'vscode';
+import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { openSafely } from '../openLink';
+
+/** Open Pull Request and Open Repository, on an agent job's row (and from its notification). */
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.agentJob.openPullRequest', deps, async (node: unknown) => {
+      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
+      const job = requireService(deps).get(node.key);
+      if (job?.kind !== 'agent' || job.snapshot === undefined) throw new Error(vscode.l10n.t('That job has not been read yet.'));
+      if (job.snapshot.prLink === null) throw new Error(vscode.l10n.t('This job opened no pull request (it completed with no changes, or is still running).'));
+      return openSafely(deps.log, job.snapshot.prLink, 'pullRequest');
+    }),
+    command('docsAdmin.agentJob.openRepository', deps, async (node: unknown) => {
+      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
+      const job = requireService(deps).get(node.key);
+      if (job?.kind !== 'agent' || job.snapshot === undefined) throw new Error(vscode.l10n.t('That job has not been read yet.'));
+      return openSafely(deps.log, job.snapshot.source.repository, 'repository');
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+/** Opening a link from the server in the browser: only https: (or loopback http:), and says why not. */
+import * as vscode from 'vscode';
+import { checkOpenableLink } from '../core/links';
+import type { Logger } from '../core/log';
+import { redactUrl } from '../core/redact';
+
+export type LinkKind = 'pullRequest' | 'repository' | 'bundle';
+
+/** What the log calls each link (the log stays English). */
+const LOGGED_AS: Record<LinkKind, string> = { pullRequest: 'pull request link', repository: 'repository link', bundle: 'bundle link' };
+
+/** Why a link was not opened, in a whole sentence per kind of link. */
+function notOpened(kind: LinkKind, reason: string): string {
+  switch (kind) {
+    case 'pullRequest':
+      return vscode.l10n.t('The pull request link was not opened: {0}.', reason);
+    case 'repository':
+      return vscode.l10n.t('The repository link was not opened: {0}.', reason);
+    case 'bundle':
+      return vscode.l10n.t('The bundle link was not opened: {0}.', reason);
+  }
+}
+
+/** Opens a link only when it is https: (or loopback http:); says why otherwise. */
+export async function openSafely(log: Logger, link: string | null | undefined, kind: LinkKind): Promise<boolean> {
+  const verdict = checkOpenableLink(link);
+  if (!verdict.ok) {
+    log.warn(`Refused to open the ${LOGGED_AS[kind]} (${redactUrl(String(link))}): ${verdict.reason}`);
+    void vscode.window.showWarningMessage(notOpened(kind, verdict.reason));
+    return false;
+  }
+  return vscode.env.openExternal(vscode.Uri.parse(verdict.url.href, true));
+}

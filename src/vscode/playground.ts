@@ -1,0 +1,22 @@
+/**
+ * The playground (`npm start`) hands the simulator's demo key and demo job ids to a development
+ * host, so a newcomer sees rows moving at once. Never in an installed extension.
+ */
+import * as vscode from 'vscode';
+import { parseJobKey } from '../core/jobs/trackedJob';
+import type { KeyStore } from './keys';
+import type { Session } from './session';
+
+export async function seedPlayground(context: vscode.ExtensionContext, keys: KeyStore, session: Session): Promise<void> {
+  const demo = process.env.DOCS_ADMIN_PLAYGROUND_KEY;
+  if (context.extensionMode !== vscode.ExtensionMode.Development || demo === undefined || demo === '') return;
+  if ((await keys.get(session.environment.id)) === undefined) {
+    await keys.set(session.environment.id, demo);
+    await session.rebuild();
+  }
+  for (const entry of (process.env.DOCS_ADMIN_PLAYGROUND_TRACK ?? '').split(',')) {
+    const job = parseJobKey(entry);
+    if (job?.kind === 'agent') await session.service?.trackAgentJob(job.id);
+    if (job?.kind === 'export') await session.service?.trackExportJob(job.id);
+  }
+}

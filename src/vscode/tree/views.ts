@@ -1,0 +1,57 @@
+/**
+ * The two views, Agent Jobs and Static Exports: their trees, the message each shows for the
+ * session's state (no project, key rejected, unreachable, air-gapped), the environment's name
+ * beside their titles, and revealing a row.
+ */
+import * as vscode from 'vscode';
+import { availabilityNote } from '../../core/deploy/availability';
+import { parseJobKey, type JobKey } from '../../core/jobs/trackedJob';
+import { describeExpiry } from '../bundleLinks';
+import { readConfig } from '../config';
+import type { Session } from '../session';
+import { JobsTreeProvider, type JobNode } from './jobsTree';
+
+export class JobViews implements vscode.Disposable {
+  readonly agentTree: JobsTreeProvider;
+  readonly exportTree: JobsTreeProvider;
+  readonly agentView: vscode.TreeView<JobNode>;
+  readonly exportView: vscode.TreeView<JobNode>;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly session: Session) {
+    this.agentTree = new JobsTreeProvider(session, 'agent');
+    this.exportTree = new JobsTreeProvider(session, 'export', (key) => this.linkExpiry(key));
+    this.agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: this.agentTree, showCollapseAll: false });
+    this.exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: this.exportTree, showCollapseAll: false });
+    this.subscriptions = [this.agentTree, this.exportTree, this.agentView, this.exportView, session.onDidChangeState(() => this.showState())];
+  }
+
+  /** "link expires in 59m" on an export's row, while this window holds a link for it. */
+  private linkExpiry(key: JobKey): string | undefined {
+    const links = this.session.links;
+    const id = parseJobKey(key)?.id;
+    const known = id === undefined ? undefined : links?.peek(id);
+    return known === undefined || links === undefined ? undefined : describeExpiry(links.timeLeft(known));
+  }
+
+  /** Selects a row, when its view is open (never opens a view the person closed). */
+  reveal(node: JobNode): void {
+    const view = node.kind === 'agent' ? this.agentView : this.exportView;
+    if (view.visible) void view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
+  }
+
+  /** The views' messages and descriptions, from the session's state and the deployment type. */
+  showState(): void {
+    // An empty message hides it; the description beside each view's title names the environment.
+    const message = this.session.stateMessage ?? '';
+    this.agentView.message = message;
+    // Air-gapped: say what cannot work there (the API among it).
+    this.exportView.message = message !== '' ? message : readConfig().deploymentType === 'airGapped' ? availabilityNote('airGapped') : '';
+    this.agentView.description = this.session.environment.name;
+    this.exportView.description = this.session.environment.name;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
