@@ -37,7 +37,7 @@ const configs = [
   { ...bundled, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...bundled, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The extraction's worker thread, started from a file beside the extension and the CLI.
-  { ...bundled, entryPoints: ['src/core/bundle/extractWorker.ts'], outfile: 'dist/extractWorker.js' },
+  { ...bundled, entryPoints: ['src/core/bundle/extract/extractWorker.ts'], outfile: 'dist/extractWorker.js' },
 ];
 if (!production) {
   // Tests and benchmarks import src/ directly; transpile them, keeping the tree so relative imports hold.

@@ -26,7 +26,7 @@ import { rmSync, statSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import type { Bundle } from '../src/core/api/types';
-import { BundleLinks } from '../src/core/bundle/linkCache';
+import { BundleLinks } from '../src/core/bundle/links/linkCache';
 import { Simulator } from '../test/simulator';
 import { median, PROC_STATUS_KB, ratio, scratchDir, type Bench, type Measure } from './types';
 import { AdminApiClient } from '../src/core/api/client';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { startPreviewServer, type PreviewServer } from '../core/bundle/preview';
+import { startPreviewServer, type PreviewServer } from '../core/bundle/preview/preview';
 
 interface Running {
   server: PreviewServer;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { AdminApiClient } from '../core/api/client';
-import type { BundleLinks } from '../core/bundle/linkCache';
-import type { BundleShelf } from '../core/bundle/shelf';
+import type { BundleLinks } from '../core/bundle/links/linkCache';
+import type { BundleShelf } from '../core/bundle/shelf/shelf';
 import { systemClock } from '../core/jobs/clock';
 import { jobKey, type JobKey } from '../core/jobs/trackedJob';
 import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
@@ -127,8 +127,8 @@ export class Session implements vscode.Disposable {
       import('../core/api/client.js'),
       import('../core/jobs/registry.js'),
       import('../core/jobs/service.js'),
-      import('../core/bundle/linkCache.js'),
-      import('../core/bundle/shelf.js'),
+      import('../core/bundle/links/linkCache.js'),
+      import('../core/bundle/shelf/shelf.js'),
     ]);
     const network = await this.buildNetwork();
     if (network === undefined) {

@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DownloadResult } from '../../src/core/bundle/download';
-import type { ExtractSummary } from '../../src/core/bundle/extract';
+import type { DownloadResult } from '../../src/core/bundle/download/download';
+import type { ExtractSummary } from '../../src/core/bundle/extract/extract';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';

@@ -4,7 +4,7 @@ import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DownloadResult } from '../../src/core/bundle/download';
+import type { DownloadResult } from '../../src/core/bundle/download/download';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';

@@ -4,17 +4,17 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../src/core/bundle/download';
-import { BundleDownloadError, ExpiredLinkError } from '../../src/core/bundle/errors';
-import { BundleLinks } from '../../src/core/bundle/linkCache';
-import { writeAll, writeBody } from '../../src/core/bundle/storage';
-import { verifyArchive } from '../../src/core/bundle/verify';
+import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../src/core/bundle/download/download';
+import { BundleDownloadError, ExpiredLinkError } from '../../src/core/bundle/download/errors';
+import { BundleLinks } from '../../src/core/bundle/links/linkCache';
+import { writeAll, writeBody } from '../../src/core/bundle/download/storage';
+import { verifyArchive } from '../../src/core/bundle/extract/verify';
 import { Simulator } from '../simulator';
 import { collector } from './support/collector';
 import { recordingLogger } from './support/logger';
 import { AbortedError } from '../../src/core/abort';
 import { AdminApiClient } from '../../src/core/api/client';
-import { UnsafeArchiveError } from '../../src/core/bundle/archivePaths';
+import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
 
 const KEY = 'da_test_download_key_51c0';
 

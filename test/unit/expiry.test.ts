@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bundleExpiry, expiryFromUrl, timeLeftMs } from '../../src/core/bundle/expiry';
+import { bundleExpiry, expiryFromUrl, timeLeftMs } from '../../src/core/bundle/links/expiry';
 
 describe('bundle link expiry', () => {
   it('reads S3 SigV4 links (X-Amz-Date + X-Amz-Expires)', () => {

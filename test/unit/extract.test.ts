@@ -9,11 +9,11 @@ import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createGzip, gzipSync } from 'node:zlib';
 import * as tar from 'tar';
-import { readTar, readZip } from '../../src/core/bundle/archiveReaders';
-import { checkEntryPath, zipEntryKind, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/archivePaths';
-import { detectArchiveKind, extractBundle, TargetFolderError } from '../../src/core/bundle/extract';
-import { received, sendable } from '../../src/core/bundle/extractThread';
-import { Staging } from '../../src/core/bundle/staging';
+import { readTar, readZip } from '../../src/core/bundle/extract/archiveReaders';
+import { checkEntryPath, zipEntryKind, UnsafeArchiveError, type UnsafeArchiveReason } from '../../src/core/bundle/extract/archivePaths';
+import { detectArchiveKind, extractBundle, TargetFolderError } from '../../src/core/bundle/extract/extract';
+import { received, sendable } from '../../src/core/bundle/extract/extractThread';
+import { Staging } from '../../src/core/bundle/extract/staging';
 import { rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from './support/archives';
 import { AbortedError } from '../../src/core/abort';
 
@@ -468,7 +468,7 @@ describe('bundle extraction', function () {
       await mkdir(root);
       const abort = new Int32Array(new SharedArrayBuffer(4));
       Atomics.store(abort, 0, 1);
-      const worker = new Worker(join(__dirname, '..', '..', 'src', 'core', 'bundle', 'extractWorker.js'), { workerData: { kind: 'tar.gz', archivePath: path, root, maxEntries: 100, maxTotalBytes: 1024 ** 3, abort } });
+      const worker = new Worker(join(__dirname, '..', '..', 'src', 'core', 'bundle', 'extract', 'extractWorker.js'), { workerData: { kind: 'tar.gz', archivePath: path, root, maxEntries: 100, maxTotalBytes: 1024 ** 3, abort } });
       const messages: unknown[] = [];
       worker.on('message', (message) => messages.push(message));
       await once(worker, 'exit');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentJob, ExportJob } from '../../src/core/api/types';
-import { formatDuration, presentAgentJob, presentExportJob, repositoryName } from '../../src/core/jobs/present';
+import { presentAgentJob, presentExportJob, repositoryName } from '../../src/core/jobs/present';
+import { formatDuration } from '../../src/core/format';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
 const agent = (over: Partial<AgentJob>): AgentJob => ({

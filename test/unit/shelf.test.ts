@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { BundleShelf } from '../../src/core/bundle/shelf';
+import { BundleShelf } from '../../src/core/bundle/shelf/shelf';
 import { recordingLogger } from './support/logger';
 import { MemoryStore } from './support/memoryStore';
-import { describeSummary, formatBytes, shelfRows } from '../../src/core/bundle/shelfRows';
+import { describeSummary, shelfRows } from '../../src/core/bundle/shelf/shelfRows';
+import { formatBytes } from '../../src/core/format';
 
 describe('bundle shelf (what this machine holds of each bundle)', () => {
   const log = recordingLogger('shelf');

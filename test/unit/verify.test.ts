@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { verifyArchive } from '../../src/core/bundle/verify';
+import { verifyArchive } from '../../src/core/bundle/extract/verify';
 import { buildSiteArchive } from '../simulator/site';
-import { UnsafeArchiveError } from '../../src/core/bundle/archivePaths';
+import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
 
 describe('a downloaded bundle must open as an archive', () => {
   let dir: string;

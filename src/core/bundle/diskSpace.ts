@@ -12,9 +12,9 @@
 import * as l10n from '@vscode/l10n';
 import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { ArchiveKind } from './archivePaths';
-import { BundleDownloadError } from './errors';
-import { formatBytes } from './shelfRows';
+import type { ArchiveKind } from './extract/archivePaths';
+import { BundleDownloadError } from './download/errors';
+import { formatBytes } from '../format';
 
 /** The disk cannot take the bundle; nothing of it was left there. */
 export class DiskSpaceError extends Error {
@@ -144,4 +144,27 @@ export function extractionDiskError(error: unknown, dir: string): unknown {
       ? l10n.t('The disk quota ran out in {0} while the bundle was being extracted. Free some space or extract it somewhere else. Nothing was extracted, and the folder was left as it was.', dir)
       : l10n.t('The disk ran out of space in {0} while the bundle was being extracted. Free some space or extract it somewhere else. Nothing was extracted, and the folder was left as it was.', dir);
   return new DiskSpaceError(message, dir, undefined, undefined, error);
+}
+
+/** A full disk, a quota, a read-only disk or a refused write met while downloading, said so; undefined for anything else. */
+export function downloadDiskError(error: unknown, where: string): BundleDownloadError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const text = (): string | undefined => {
+    switch (code) {
+      case 'ENOSPC':
+        return l10n.t('There is not enough free disk space for the bundle in {0}. Free some space or choose another folder, then download again.', where);
+      case 'EDQUOT':
+        return l10n.t('The disk quota is used up in {0}. Free some space or choose another folder, then download again.', where);
+      case 'EACCES':
+        return l10n.t('The bundle cannot be written in {0} (permission denied). Choose another folder.', where);
+      case 'EPERM':
+        return l10n.t('The bundle cannot be written in {0} (operation not permitted). Choose another folder.', where);
+      case 'EROFS':
+        return l10n.t('{0} is on a read-only disk. Choose another folder.', where);
+      default:
+        return undefined;
+    }
+  };
+  const message = text();
+  return message === undefined ? undefined : new BundleDownloadError('disk', message, { cause: error });
 }

@@ -5,9 +5,9 @@
  * offsets out. Invalid YAML yields nothing here (the YAML tooling reports it).
  */
 import * as l10n from '@vscode/l10n';
-import { expiryFromUrl } from '../bundle/expiry';
-import { formatDuration } from '../jobs/present';
+import { expiryFromUrl } from '../bundle/links/expiry';
 import { readStaticExport, ValuesFileError } from './values';
+import { formatDuration } from '../format';
 
 export type ValuesProblemCode = 'expired' | 'expiring' | 'insecure' | 'missingLink' | 'invalidLink';
 

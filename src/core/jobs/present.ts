@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../api/types';
+import { formatDuration } from '../format';
 
 export interface Presentation {
   label: string;
@@ -35,21 +36,6 @@ export function repositoryName(repository: string): string {
   } catch {
     return repository;
   }
-}
-
-/** `5s`, `3m`, `2h 5m`, `4d`: a compact duration. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return l10n.t({ message: '{0}s', args: [s], comment: ['A duration in seconds, as short as it gets.'] });
-  const m = Math.floor(s / 60);
-  if (m < 60) return l10n.t({ message: '{0}m', args: [m], comment: ['A duration in minutes, as short as it gets.'] });
-  const h = Math.floor(m / 60);
-  if (h < 24) {
-    return m % 60 === 0
-      ? l10n.t({ message: '{0}h', args: [h], comment: ['A duration in hours, as short as it gets.'] })
-      : l10n.t({ message: '{0}h {1}m', args: [h, m % 60], comment: ['A duration in hours and minutes, as short as it gets.'] });
-  }
-  return l10n.t({ message: '{0}d', args: [Math.floor(h / 24)], comment: ['A duration in days, as short as it gets.'] });
 }
 
 /** `3m ago` from an ISO date; empty when the date cannot be read. */

@@ -2,14 +2,14 @@ import { access } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DownloadProgress, DownloadResult } from '../../core/bundle/download';
-import { formatBytes } from '../../core/bundle/shelfRows';
+import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, isJobNode, type Deps } from '../commandToolkit';
 import { exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
+import { formatBytes } from '../../core/format';
 
 const LAST_FOLDER = 'docsAdmin.lastDownloadFolder';
 
@@ -74,7 +74,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const chosen = target;
       const config = readConfig();
       const network = deps.session.network;
-      const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download.js'), import('../../core/bundle/verify.js')]);
+      const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download/download.js'), import('../../core/bundle/extract/verify.js')]);
       const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
         let shown = 0;
         return downloadBundle({

@@ -1,11 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtractSummary } from '../../core/bundle/extract';
-import { describeSummary, formatBytes, type BundleSummary } from '../../core/bundle/shelfRows';
+import type { ExtractSummary } from '../../core/bundle/extract/extract';
+import { describeSummary, type BundleSummary } from '../../core/bundle/shelf/shelfRows';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { formatBytes } from '../../core/format';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
 export function folderNameFor(archive: string): string {
@@ -97,7 +98,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       }
       const target = folder;
       const config = readConfig();
-      const { extractBundle } = await import('../../core/bundle/extract.js');
+      const { extractBundle } = await import('../../core/bundle/extract/extract.js');
       const summary = await withCancellableProgress(vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
         let last = 0;
         return extractBundle(source, target, {

@@ -43,7 +43,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         file = picked?.[0]?.fsPath;
         if (file === undefined) return undefined;
       }
-      const { verifyArchive } = await import('../../core/bundle/verify.js');
+      const { verifyArchive } = await import('../../core/bundle/extract/verify.js');
       await verifyArchive(file);
       const uri = args.uri ?? (await chooseValuesFile(deps, false));
       if (uri === undefined) return undefined;

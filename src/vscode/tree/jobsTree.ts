@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { shelfRows, type ShelfRow } from '../../core/bundle/shelfRows';
+import { shelfRows, type ShelfRow } from '../../core/bundle/shelf/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
 import type { Session } from '../session';

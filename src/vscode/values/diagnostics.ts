@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ValuesProblemCode } from '../../core/deploy/diagnose';
-import { formatDuration } from '../../core/jobs/present';
 import { PRODUCT_NAME, readConfig } from '../config';
+import { formatDuration } from '../../core/format';
 
 const SOURCE = PRODUCT_NAME;
 export const REGENERATE_COMMAND = 'docsAdmin.values.regenerate';

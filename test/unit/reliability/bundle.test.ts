@@ -12,17 +12,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { declaredExpandedSize, DiskSpaceError } from '../../../src/core/bundle/diskSpace';
-import { downloadBundle, type DownloadOptions } from '../../../src/core/bundle/download';
-import { BundleDownloadError } from '../../../src/core/bundle/errors';
-import { extractBundle, type ExtractOptions } from '../../../src/core/bundle/extract';
-import { BundleLinks, type IssuedLink } from '../../../src/core/bundle/linkCache';
-import { verifyArchive } from '../../../src/core/bundle/verify';
+import { downloadBundle, type DownloadOptions } from '../../../src/core/bundle/download/download';
+import { BundleDownloadError } from '../../../src/core/bundle/download/errors';
+import { extractBundle, type ExtractOptions } from '../../../src/core/bundle/extract/extract';
+import { BundleLinks, type IssuedLink } from '../../../src/core/bundle/links/linkCache';
+import { verifyArchive } from '../../../src/core/bundle/extract/verify';
 import { Simulator } from '../../simulator';
 import { buildSiteArchive } from '../../simulator/site';
 import { deflatedZeros, gzipMember, paxEntry, rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from '../support/archives';
 import { IN_NAMESPACE, mountSmallDisk, runInNamespace, smallDiskMode, type SmallDisk } from '../support/smallDisk';
 import { AdminApiClient } from '../../../src/core/api/client';
-import { UnsafeArchiveError, type UnsafeArchiveReason } from '../../../src/core/bundle/archivePaths';
+import { UnsafeArchiveError, type UnsafeArchiveReason } from '../../../src/core/bundle/extract/archivePaths';
 
 const MiB = 1024 * 1024;
 /** Every refusal names what to do next. */

@@ -11,7 +11,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Io } from '../../../src/cli/commands';
+import type { Io } from '../../../src/cli/context';
 import { abortableSleep } from '../../../src/core/abort';
 import { collector } from '../support/collector';
 import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, type Call, type FaultCase } from './cases';

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentJob, ExportJob } from '../../../src/core/api/types';
-import { BundleShelf } from '../../../src/core/bundle/shelf';
+import { BundleShelf } from '../../../src/core/bundle/shelf/shelf';
 import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/deploy/publish';
 import { readStaticExport, ValuesFileError } from '../../../src/core/deploy/values';
 import { valuesFile } from '../../../src/core/deploy/valuesFile';

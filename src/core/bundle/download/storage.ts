@@ -9,11 +9,11 @@ import * as l10n from '@vscode/l10n';
 import { close, ftruncate, open, writev } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { checkOpenableLink } from '../links';
-import type { Logger } from '../log';
-import type { Network } from '../net/network';
-import { StorageAgents } from '../net/storageAgents';
-import { redactUrl } from '../redact';
+import { checkOpenableLink } from '../../links';
+import type { Logger } from '../../log';
+import type { Network } from '../../net/network';
+import { StorageAgents } from '../../net/storageAgents';
+import { redactUrl } from '../../redact';
 import { BundleDownloadError } from './errors';
 
 export function firstHeader(value: string | string[] | undefined): string | undefined {

@@ -13,17 +13,17 @@ import { randomBytes } from 'node:crypto';
 import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type * as http from 'node:http';
-import { abortableSleep, AbortedError } from '../abort';
-import { english, sentences, type Translator } from '../l10n';
-import { checkOpenableLink } from '../links';
-import type { Logger } from '../log';
-import { silentLogger } from '../log';
-import { redactSecrets } from '../redact';
-import { ensureRoomForDownload } from './diskSpace';
+import { abortableSleep, AbortedError } from '../../abort';
+import { english, sentences, type Translator } from '../../l10n';
+import { checkOpenableLink } from '../../links';
+import type { Logger } from '../../log';
+import { silentLogger } from '../../log';
+import { redactSecrets } from '../../redact';
+import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
 import { BundleDownloadError, ExpiredLinkError } from './errors';
-import type { IssuedLink } from './linkCache';
-import { classifyFailure, failureMessage, type NetFailure } from '../net/failure';
-import { directNetwork, type Network } from '../net/network';
+import type { IssuedLink } from '../links/linkCache';
+import { classifyFailure, failureMessage, type NetFailure } from '../../net/failure';
+import { directNetwork, type Network } from '../../net/network';
 import { discard, firstHeader, readSmall, StorageClient, writeBody } from './storage';
 
 export interface DownloadProgress {
@@ -81,28 +81,6 @@ type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regene
 
 const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
 
-function diskMessage(error: unknown, where: string): BundleDownloadError | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const text = (): string | undefined => {
-    switch (code) {
-      case 'ENOSPC':
-        return l10n.t('There is not enough free disk space for the bundle in {0}. Free some space or choose another folder, then download again.', where);
-      case 'EDQUOT':
-        return l10n.t('The disk quota is used up in {0}. Free some space or choose another folder, then download again.', where);
-      case 'EACCES':
-        return l10n.t('The bundle cannot be written in {0} (permission denied). Choose another folder.', where);
-      case 'EPERM':
-        return l10n.t('The bundle cannot be written in {0} (operation not permitted). Choose another folder.', where);
-      case 'EROFS':
-        return l10n.t('{0} is on a read-only disk. Choose another folder.', where);
-      default:
-        return undefined;
-    }
-  };
-  const message = text();
-  return message === undefined ? undefined : new BundleDownloadError('disk', message, { cause: error });
-}
-
 /** `bytes a-b/total` -> its parts. */
 function contentRange(header: string | undefined): { start: number; end: number; total: number | undefined } | undefined {
   const m = header === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header.trim());
@@ -154,7 +132,7 @@ class Download {
         throw new BundleDownloadError('exists', l10n.t('{0} appeared while the bundle was downloading; it was left as it is. Choose another name.', this.o.target));
       }
       await rename(this.temp, this.o.target).catch((error: unknown) => {
-        throw diskMessage(error, dirname(this.o.target)) ?? error;
+        throw downloadDiskError(error, dirname(this.o.target)) ?? error;
       });
       this.result.bytes = this.received;
       this.log.info(`Bundle saved to ${this.o.target} (${this.received} bytes, ${this.result.requests} request(s), ${this.result.resumes} resume(s), ${this.result.restarts} restart(s), ${this.result.regenerations} new link(s)).`);
@@ -312,7 +290,7 @@ class Download {
     this.received = await stat(this.temp).then((s) => s.size, () => 0);
     this.abortIfAsked();
     if (failure !== undefined) {
-      const disk = diskMessage(failure, dirname(this.o.target));
+      const disk = downloadDiskError(failure, dirname(this.o.target));
       if (disk !== undefined) throw disk;
     }
     if (this.total !== undefined && this.received > this.total) {

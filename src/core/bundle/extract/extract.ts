@@ -15,11 +15,11 @@ import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, opendir, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { L10nBundle } from '../l10n';
+import type { L10nBundle } from '../../l10n';
 import { archiveKindOf, notAnArchive, type ArchiveKind } from './archivePaths';
 import { extractOnThread } from './extractThread';
-import { ensureRoomForExtraction, extractionDiskError } from './diskSpace';
-import { AbortedError } from '../abort';
+import { ensureRoomForExtraction, extractionDiskError } from '../diskSpace';
+import { AbortedError } from '../../abort';
 
 
 /** The target folder cannot take the bundle as things stand. */
@@ -75,7 +75,7 @@ export interface ExtractSummary {
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
 export const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 ** 3;
-/** Built beside this module: dist/extractWorker.js next to dist/extension.js, out/src/core/bundle/ in tests. */
+/** Built beside this module: dist/extractWorker.js next to dist/extension.js, out/src/core/bundle/extract/ in tests. */
 const WORKER_SCRIPT = join(__dirname, 'extractWorker.js');
 
 /** The first `length` bytes of a file (fewer when it is shorter). */

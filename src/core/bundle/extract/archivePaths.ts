@@ -9,7 +9,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { extname } from 'node:path';
-import { sentences } from '../l10n';
+import { sentences } from '../../l10n';
 
 export type UnsafeArchiveReason =
   | 'traversal'

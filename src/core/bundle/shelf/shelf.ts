@@ -9,9 +9,9 @@
  * not an object is set aside under `<key>.unreadable` before anything is written over it.
  */
 import * as z from 'zod/mini';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import type { ShelfEntry } from './shelfRows';
-import type { KeyValueStore } from '../storage';
+import type { KeyValueStore } from '../../storage';
 
 
 const count = () => z.int().check(z.nonnegative());

@@ -4,7 +4,7 @@
  * else a new one from the API. The job and its files stay reusable after a link expires; only
  * the link is time-limited, so regenerating is always safe.
  */
-import type { Bundle, CallOptions } from '../api/types';
+import type { Bundle, CallOptions } from '../../api/types';
 import { bundleExpiry, timeLeftMs } from './expiry';
 
 export interface IssuedLink {

@@ -10,10 +10,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { Worker } from 'node:worker_threads';
-import type { L10nBundle } from '../l10n';
+import type { L10nBundle } from '../../l10n';
 import { UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
 import type { StagedContents } from './staging';
-import { AbortedError } from '../abort';
+import { AbortedError } from '../../abort';
 
 /** What the worker is given (`workerData`). */
 export interface WorkerJob {

@@ -4,7 +4,7 @@
  * extracted, or why it stopped. Built as its own file beside the extension (dist/extractWorker.js).
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { configureL10n } from '../l10n';
+import { configureL10n } from '../../l10n';
 import { classify, readTar, readZip } from './archiveReaders';
 import { sendable, type WorkerJob, type WorkerMessage } from './extractThread';
 import { Staging } from './staging';

@@ -1,5 +1,6 @@
 /** What the views show of a bundle on this machine: light (no validation library), pure. */
 import * as l10n from '@vscode/l10n';
+import { formatBytes } from '../../format';
 
 export interface BundleSummary {
   pages: number;
@@ -27,18 +28,6 @@ export function describeSummary(summary: BundleSummary): { headline: string; typ
     .join(' · ');
   const pages = summary.pages === 1 ? l10n.t('{0} page', summary.pages) : l10n.t('{0} pages', summary.pages);
   return { headline: `${pages} · ${formatBytes(summary.bytes)}`, types };
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return l10n.t('{0} B', bytes);
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < 3) {
-    value /= 1024;
-    unit++;
-  }
-  const shown = value >= 100 ? value.toFixed(0) : value.toFixed(1);
-  return unit === 0 ? l10n.t('{0} KB', shown) : unit === 1 ? l10n.t('{0} MB', shown) : unit === 2 ? l10n.t('{0} GB', shown) : l10n.t('{0} TB', shown);
 }
 
 export interface ShelfRow {

@@ -11,7 +11,7 @@ import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { EntryRules, refusedEntry, UnsafeArchiveError, type ArchiveKind } from './archivePaths';
-import { AbortedError } from '../abort';
+import { AbortedError } from '../../abort';
 
 export interface StagingHooks {
   /** Read before every entry and every chunk: the extraction stops soon after it turns true. */

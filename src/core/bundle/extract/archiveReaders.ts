@@ -10,7 +10,7 @@ import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { corruptArchive, refusedEntry, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
 import type { Staging } from './staging';
-import { AbortedError } from '../abort';
+import { AbortedError } from '../../abort';
 
 /** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
 export function classify(error: unknown): Error {

@@ -23,7 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join, sep } from 'node:path';
 import { pipeline } from 'node:stream';
-import { silentLogger, type Logger } from '../log';
+import { silentLogger, type Logger } from '../../log';
 
 export interface PreviewOptions {
   /** The extracted export folder. */
