@@ -2,11 +2,11 @@
 import * as l10n from '@vscode/l10n';
 import { AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
 import { DiskSpaceError } from '../core/bundle/diskSpace';
-import { BundleDownloadError } from '../core/bundle/errors';
-import { TargetFolderError } from '../core/bundle/extract';
+import { BundleDownloadError } from '../core/bundle/download/errors';
+import { TargetFolderError } from '../core/bundle/extract/extract';
 import { ValuesFileError } from '../core/deploy/values';
 import { ExportFailedError, RolloutError, ValuesChangedError } from '../core/deploy/errors';
-import { UnsafeArchiveError } from '../core/bundle/archivePaths';
+import { UnsafeArchiveError } from '../core/bundle/extract/archivePaths';
 
 export const EXIT = {
   ok: 0,

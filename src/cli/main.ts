@@ -7,11 +7,12 @@ import { isMainThread } from 'node:worker_threads';
 import { version } from '../../package.json';
 // The CLI ships as one file, so the extraction's worker thread runs this same file: this import
 // does the work there, and the command line below runs only on the main thread.
-import '../core/bundle/extractWorker';
+import '../core/bundle/extract/extractWorker';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { commandUsage, parse, usage } from './args';
-import { connect, runCommand, type Io } from './commands';
+import { runCommand } from './commands';
+import { connect, type Io } from './context';
 import { EXIT, exitCodeOf } from './exit';
 
 function stderrLogger(io: Io, verbose: boolean, secrets: () => string[]): Logger {

@@ -1,0 +1,149 @@
+/**
+ * What every command runs with: the output, the environment and the cancel signal (`Io`); the API
+ * client and the network, made on first use from the flags and the environment (`Context`); and
+ * the small parts the commands share (options, a progress line, printing).
+ */
+import * as l10n from '@vscode/l10n';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AdminApiClient } from '../core/api/client';
+import type { TransportOptions } from '../core/api/transport';
+import { parseJobId } from '../core/jobs/input';
+import { checkBaseUrl } from '../core/links';
+import type { Logger } from '../core/log';
+import { loadCaFiles } from '../core/net/caFiles';
+import { Network, NetworkConfigError, type NetworkHints } from '../core/net/network';
+import { checkCredentials, type Parsed } from './args';
+import { UsageError } from './exit';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress lines are drawn only then). */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  signal: AbortSignal;
+  /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
+  http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
+  /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
+  extractWorker?: string;
+}
+
+
+export interface Context {
+  io: Io;
+  json: boolean;
+  log: Logger;
+  key: string;
+  api(): Promise<AdminApiClient>;
+  /** The proxy and CA settings, from the environment and --ca-file. */
+  network(): Promise<Network>;
+  close(): Promise<void>;
+}
+
+
+/** How messages name the settings, on the command line. */
+function cliHints(): NetworkHints {
+  return {
+    proxy: 'HTTPS_PROXY / HTTP_PROXY',
+    noProxy: 'NO_PROXY',
+    proxyCredentials: l10n.t('the user name and password in the proxy URL (HTTPS_PROXY=http://<user>:<password>@proxy:port)'),
+    ca: l10n.t('--ca-file (or DOCS_ADMIN_CA_FILE)'),
+  };
+}
+
+
+async function cliNetwork(parsed: Parsed, io: Io, log: Logger): Promise<Network> {
+  const flag = option(parsed, 'ca-file');
+  const file = flag ?? (io.env.DOCS_ADMIN_CA_FILE?.trim() || undefined);
+  const where = flag === undefined ? 'DOCS_ADMIN_CA_FILE' : '--ca-file';
+  const ca = file === undefined ? { certificates: [], problems: [] } : await loadCaFiles([resolve(file)], where);
+  // In CI a missing CA file is an error, not a warning: the run would fail later, less clearly.
+  if (ca.problems.length > 0) throw new UsageError(ca.problems.join(' '));
+  try {
+    const network = new Network({ extraCa: ca.certificates, hints: cliHints() }, { env: io.env, readFile: (path) => readFileSync(path, 'utf8') });
+    log.debug(`Network: ${network.describe()}.`);
+    return network;
+  } catch (error) {
+    throw error instanceof NetworkConfigError ? new UsageError(error.message) : error;
+  }
+}
+
+
+export function option(parsed: Parsed, name: string): string | undefined {
+  const value = parsed.options[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+
+export function positiveNumber(parsed: Parsed, name: string): number | undefined {
+  const text = option(parsed, name);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(l10n.t('--{0} takes a positive number, not "{1}".', name, text));
+  return n;
+}
+
+
+/** The context; the API client is made (and the key, base URL and project id checked) on first use. */
+export function connect(parsed: Parsed, io: Io, log: Logger): Context {
+  const key = (io.env.DOCS_ADMIN_API_KEY ?? '').trim();
+  let client: AdminApiClient | undefined;
+  let network: Promise<Network> | undefined;
+  const getNetwork = () => (network ??= cliNetwork(parsed, io, log));
+  return {
+    io,
+    json: parsed.options.json === true,
+    log,
+    key,
+    network: getNetwork,
+    async api() {
+      if (client !== undefined) return client;
+      const base = option(parsed, 'base-url') ?? io.env.DOCS_ADMIN_BASE_URL ?? '';
+      const projectId = (option(parsed, 'project-id') ?? io.env.DOCS_ADMIN_PROJECT_ID ?? '').trim();
+      if (base === '') throw new UsageError(l10n.t('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.'));
+      const checked = checkBaseUrl(base);
+      if (!checked.ok) throw new UsageError(checked.reason);
+      const cleanKey = checkCredentials(key, projectId);
+      if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
+      client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
+      return client;
+    },
+    close: () => client?.close() ?? Promise.resolve(),
+  };
+}
+
+
+export function print(ctx: Context, value: unknown, human: string): void {
+  ctx.io.out(ctx.json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`);
+}
+
+
+/** A progress line on stderr, redrawn in place, only when stderr is a terminal. */
+export function progressLine(ctx: Context): { show(text: string): void; done(): void } {
+  let shown = false;
+  return {
+    show(text) {
+      if (!ctx.io.isTTY) return;
+      ctx.io.err(`\r\x1b[2K${text}`);
+      shown = true;
+    },
+    done() {
+      if (shown) ctx.io.err('\n');
+      shown = false;
+    },
+  };
+}
+
+
+export function jobId(parsed: Parsed, key: string): string {
+  const r = parseJobId(parsed.args[0] ?? '', [key]);
+  if (!r.ok) throw new UsageError(r.reason);
+  return r.id;
+}
+
+
+export function waitOptions<T>(parsed: Parsed, ctx: Context, onUpdate: (job: T) => void) {
+  const timeout = positiveNumber(parsed, 'timeout');
+  return { signal: ctx.io.signal, onUpdate, ...(timeout === undefined ? {} : { timeoutMs: timeout * 1000 }) };
+}

@@ -1,0 +1,104 @@
+/** `docs-admin export …`: start, follow, bundle, download and extract a static export. */
+import * as l10n from '@vscode/l10n';
+import { resolve } from 'node:path';
+import type { ExportJob } from '../core/api/types';
+import { downloadBundle, type DownloadProgress } from '../core/bundle/download/download';
+import { extractBundle } from '../core/bundle/extract/extract';
+import { verifyArchive } from '../core/bundle/extract/verify';
+import { BundleLinks } from '../core/bundle/links/linkCache';
+import { formatBytes, formatDuration } from '../core/format';
+import { parseExportDomain } from '../core/jobs/input';
+import { waitForExportJob } from '../core/jobs/wait';
+import type { Parsed } from './args';
+import { jobId, option, positiveNumber, print, progressLine, waitOptions, type Context } from './context';
+import { describeExport } from './describe';
+import { EXIT, JobFailedError, UsageError } from './exit';
+
+/** export extract: needs no API, so no key or base URL either. */
+async function extract(parsed: Parsed, ctx: Context): Promise<number> {
+  const line = progressLine(ctx);
+  const dir = option(parsed, 'dir');
+  if (dir === undefined) throw new UsageError(l10n.t('--dir <dir> is required: the folder to extract into.'));
+  const maxEntries = positiveNumber(parsed, 'max-entries');
+  const maxMb = positiveNumber(parsed, 'max-total-mb');
+  const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
+    replace: parsed.options.force === true,
+    maxEntries: maxEntries ?? 100_000,
+    maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
+    signal: ctx.io.signal,
+    workerScript: ctx.io.extractWorker,
+    onProgress: (p) => line.show(l10n.t('{0} entries · {1}', p.entries, formatBytes(p.bytes))),
+  });
+  line.done();
+  print(ctx, summary, l10n.t('Extracted {0} files ({1} pages, {2}) into {3}.', summary.files, summary.pages, formatBytes(summary.bytes), resolve(dir)));
+  return EXIT.ok;
+}
+
+export async function run(parsed: Parsed, ctx: Context): Promise<number> {
+  if (parsed.spec.name === 'export extract') return extract(parsed, ctx);
+  // Everything else needs the API (the key, base URL and project id are checked here).
+  const client = await ctx.api();
+  const line = progressLine(ctx);
+  switch (parsed.spec.name) {
+    case 'export start': {
+      const domain = parseExportDomain(parsed.args[0] ?? '');
+      if (!domain.ok) throw new UsageError(domain.reason);
+      if (domain.note !== undefined) ctx.io.err(`${l10n.t('note: {0}', domain.note)}\n`);
+      const version = option(parsed, 'version');
+      const job = await client.startExport({ domain: domain.domain, ...(version === undefined ? {} : { version }) }, { signal: ctx.io.signal });
+      print(ctx, job, job.jobId);
+      return EXIT.ok;
+    }
+    case 'export status': {
+      const job = await client.getExportJob(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      print(ctx, job, describeExport(job));
+      return EXIT.ok;
+    }
+    case 'export wait': {
+      const job = await waitForExportJob(client, jobId(parsed, ctx.key), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
+      line.done();
+      print(ctx, job, describeExport(job));
+      if (job.status === 'failed') {
+        throw new JobFailedError(job.error === undefined ? l10n.t('The export {0} failed.', job.jobId) : l10n.t('The export {0} failed: {1}.', job.jobId, job.error));
+      }
+      return EXIT.ok;
+    }
+    case 'export bundle': {
+      const links = new BundleLinks((j, o) => client.generateBundle(j, o));
+      const issued = await links.regenerate(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      const { bundle } = issued;
+      const left = links.timeLeft(issued);
+      const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
+      print(ctx, { ...bundle, ...(expiresAt === undefined ? {} : { expiresAt }), expiresInSeconds: left === undefined ? null : Math.floor(left / 1000) }, bundle.bundleUrl);
+      if (!ctx.json) ctx.io.err(`${left === undefined ? l10n.t('The link does not say when it expires.') : l10n.t('The link expires at {0} (in {1}).', expiresAt ?? '', formatDuration(left))}\n`);
+      return EXIT.ok;
+    }
+    case 'export download': {
+      const out = option(parsed, 'out');
+      if (out === undefined) throw new UsageError(l10n.t('--out <file> is required: where to save the bundle.'));
+      const id = jobId(parsed, ctx.key);
+      const links = new BundleLinks((j, o) => client.generateBundle(j, o));
+      const show = (p: DownloadProgress) => {
+        const received = p.total === undefined ? formatBytes(p.received) : l10n.t('{0} of {1} ({2}%)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / Math.max(1, p.total)) * 100));
+        line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
+      };
+      const result = await downloadBundle({
+        target: resolve(out),
+        replace: parsed.options.force === true,
+        link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
+        regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
+        timeLeft: (l) => links.timeLeft(l),
+        verify: verifyArchive,
+        signal: ctx.io.signal,
+        log: ctx.log,
+        network: await ctx.network(),
+        onProgress: show,
+      });
+      line.done();
+      print(ctx, result, l10n.t('Saved {0} ({1}).', result.path, formatBytes(result.bytes)));
+      return EXIT.ok;
+    }
+    default:
+      throw new UsageError(l10n.t('"{0}" is not implemented.', parsed.spec.name));
+  }
+}

@@ -1,0 +1,91 @@
+/** `docs-admin publish`: export, wait, bundle, values, rollout. */
+import * as l10n from '@vscode/l10n';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { RolloutError } from '../core/deploy/errors';
+import { publish, stepTitle } from '../core/deploy/publish';
+import { valuesFile } from '../core/deploy/valuesFile';
+import { parseExportDomain } from '../core/jobs/input';
+import { redactSecrets, redactUrl } from '../core/redact';
+import type { Parsed } from './args';
+import { option, positiveNumber, print, progressLine, type Context, type Io } from './context';
+import { describeExport } from './describe';
+import { EXIT, UsageError } from './exit';
+
+/** Runs the rollout command in a shell; its output goes to stderr (stdout is ours). */
+function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promise<void> {
+  return (signal) =>
+    new Promise((done, fail) => {
+      const env = { ...io.env };
+      delete env.DOCS_ADMIN_API_KEY;
+      const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env, ...(signal === undefined ? {} : { signal }) });
+      child.stdout.on('data', (chunk: Buffer) => io.err(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => io.err(chunk.toString()));
+      child.on('error', (error) => fail(new RolloutError(l10n.t('The rollout command could not run: {0}.', error.message))));
+      child.on('close', (code, sig) => {
+        if (code === 0) return done();
+        fail(
+          new RolloutError(
+            sig === null ? l10n.t('The rollout command failed (exit code {0}).', String(code)) : l10n.t('The rollout command failed (signal {0}).', sig),
+            code ?? undefined,
+          ),
+        );
+      });
+    });
+}
+
+
+/** What `publish` did, in one sentence. */
+function publishedLine(domain: string, values: string, result: { jobId: string; pageCount?: number; valuesChanged: boolean; rolledOut: boolean }): string {
+  const { jobId, pageCount: pages } = result;
+  if (result.rolledOut) {
+    if (result.valuesChanged) {
+      return pages === undefined
+        ? l10n.t('Published {0}: export {1}; {2} updated; rollout done.', domain, jobId, values)
+        : l10n.t('Published {0}: export {1} ({3} pages); {2} updated; rollout done.', domain, jobId, values, pages);
+    }
+    return pages === undefined
+      ? l10n.t('Published {0}: export {1}; {2} already up to date; rollout done.', domain, jobId, values)
+      : l10n.t('Published {0}: export {1} ({3} pages); {2} already up to date; rollout done.', domain, jobId, values, pages);
+  }
+  if (result.valuesChanged) {
+    return pages === undefined
+      ? l10n.t('Published {0}: export {1}; {2} updated.', domain, jobId, values)
+      : l10n.t('Published {0}: export {1} ({3} pages); {2} updated.', domain, jobId, values, pages);
+  }
+  return pages === undefined
+    ? l10n.t('Published {0}: export {1}; {2} already up to date.', domain, jobId, values)
+    : l10n.t('Published {0}: export {1} ({3} pages); {2} already up to date.', domain, jobId, values, pages);
+}
+
+export async function run(parsed: Parsed, ctx: Context): Promise<number> {
+  const client = await ctx.api();
+  const line = progressLine(ctx);
+  const domain = parseExportDomain(parsed.args[0] ?? '');
+  if (!domain.ok) throw new UsageError(domain.reason);
+  const values = option(parsed, 'values');
+  if (values === undefined) throw new UsageError(l10n.t('--values <file> is required: the Helm values file to update.'));
+  const version = option(parsed, 'version');
+  const rollout = option(parsed, 'rollout');
+  const timeout = positiveNumber(parsed, 'timeout');
+  const result = await publish({
+    client,
+    domain: domain.domain,
+    values: valuesFile(resolve(values)),
+    ...(version === undefined ? {} : { version }),
+    ...(rollout === undefined ? {} : { rollout: rolloutRunner(rollout, ctx.io) }),
+    signal: ctx.io.signal,
+    log: ctx.log,
+    ...(timeout === undefined ? {} : { wait: { timeoutMs: timeout * 1000 } }),
+    onStep: (step, detail) => {
+      line.done();
+      const title = stepTitle(step, l10n);
+      ctx.io.err(`${detail === undefined ? l10n.t('{0}…', title) : l10n.t('{0} ({1})…', title, redactSecrets(detail))}\n`);
+    },
+    onProgress: (job) => line.show(describeExport(job).split('\n')[0] ?? ''),
+  });
+  line.done();
+  // The signed link is in the values file; a CI log (read by many) gets it without its signature.
+  print(ctx, { ...result, bundle: { ...result.bundle, bundleUrl: redactUrl(result.bundle.bundleUrl) } }, publishedLine(domain.domain, values, result));
+  return EXIT.ok;
+}
