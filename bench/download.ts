@@ -258,7 +258,7 @@ export const download: Bench = async (options) => {
     const links = new BundleLinks((id, callOptions) => client.generateBundle(id, callOptions));
     const link = await links.regenerate(jobId);
     const config = (target: string, bundle: Bundle = link.bundle): ChildConfig => ({
-      modules: { download: join(CORE, 'bundle', 'download.js'), client: join(CORE, 'api', 'client.js'), linkCache: join(CORE, 'bundle', 'linkCache.js') },
+      modules: { download: join(CORE, 'bundle', 'download', 'download.js'), client: join(CORE, 'api', 'client.js'), linkCache: join(CORE, 'bundle', 'links', 'linkCache.js') },
       baseUrl: sim.baseUrl,
       projectId: sim.projectId,
       key: sim.key,

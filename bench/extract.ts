@@ -19,7 +19,7 @@ import { median, PROC_STATUS_KB, prng, ratio, scratchDir, type Bench } from './t
 
 const MiB = 1024 ** 2;
 /** The transpiled core, beside this file's own transpiled copy (out/bench -> out/src). */
-const EXTRACT_MODULE = resolve(__dirname, '..', 'src', 'core', 'bundle', 'extract.js');
+const EXTRACT_MODULE = resolve(__dirname, '..', 'src', 'core', 'bundle', 'extract', 'extract.js');
 const CHILD_ENV = 'DOCS_ADMIN_BENCH_EXTRACT';
 /** The defaults of docsAdmin.extract.maxEntries and docsAdmin.extract.maxTotalMegabytes. */
 const MAX_ENTRIES = 100_000;
