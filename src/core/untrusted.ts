@@ -1,0 +1,47 @@
+/**
+ * Text that comes from outside (a server's error, a job's repository or branch, an archive's
+ * entry names, a file, a git ref) made safe to show. Every such value passes through one of
+ * these before it reaches a person: the raw value goes to the log only.
+ *
+ * - In a VS Code message (`show*Message`, a progress title, a status bar text), the workbench
+ *   renders `[label](https://…)`, `[label](command:…)` and `[label](file:…)` as a link, even in
+ *   Restricted Mode: one click on a link in a server's error text could run any command with
+ *   any arguments (re-point the base URL, send keys to a terminal). `forMessage` breaks that
+ *   syntax, so the text reads the same and nothing in it can be clicked.
+ * - In a terminal or a CI log (the CLI's output, the GitHub Action's), escape sequences could
+ *   rewrite the screen, and a line starting `::` is a GitHub Actions workflow command
+ *   (`::set-output`, `::add-mask::`, `::stop-commands::`; `##[…]` and `##vso[…]` in other
+ *   runners). `forTerminal` shows control characters as escapes and defuses such lines.
+ */
+
+/** Control and invisible formatting characters (C0, C1, DEL, zero-width, bidirectional overrides, line separators). */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** A character as an escape a person can read: `\u001b`. */
+function escape(c: string): string {
+  return `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * For a VS Code message: line breaks and tabs become spaces, other control and invisible
+ * characters escapes, and `](` becomes `] (`, which no message renderer takes for a link.
+ */
+export function forMessage(text: string): string {
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(INVISIBLE, escape)
+    .replace(/\]\(/g, '] (');
+}
+
+/**
+ * For a terminal or a CI log: line breaks and tabs kept, other control and invisible characters
+ * (escape sequences among them) shown as escapes, and a line that a CI runner would take for a
+ * command (`::name::`, `##[name]`, `##vso[name]`) broken with a zero-width space after its
+ * first character (it reads the same).
+ */
+export function forTerminal(text: string): string {
+  return text
+    .replace(/\r\n/g, '\n')
+    .replace(/[^\S\n\t ]|[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => (c === '\n' || c === '\t' ? c : escape(c)))
+    .replace(/^([ \t]*)(::|##\[|##vso\[)/gim, (_, indent: string, token: string) => `${indent}${token[0] ?? ''}\u200b${token.slice(1)}`);
+}
