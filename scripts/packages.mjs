@@ -31,6 +31,8 @@ export function packageConfigs(bundled) {
   return [
     // What npm installs: always the production build (minified, no source maps), whatever the mode.
     { ...bundled, minify: true, sourcemap: false, entryPoints: ['src/cli/main.ts'], outfile: 'cli/dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+    // What action.yml runs (a release commits it on the release branch: scripts/release-action.mjs).
+    { ...bundled, entryPoints: ['src/action/main.ts'], outfile: 'dist/action/index.js' },
   ];
 }
 
