@@ -204,6 +204,33 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     }
   });
 
+  it('agent: a 429 on create is waited out once when Retry-After fits in the timeout, and fails the step otherwise', async () => {
+    const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path === `/v2/agent/${sim.projectId}/job`).length;
+    let before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '1' } });
+    const started = Date.now();
+    const run = await action({ operation: 'agent', prompt: 'Once more.' });
+    assert.equal(run.code, 0, run.everything);
+    assert.ok(Date.now() - started >= 1_000, 'it waited as told');
+    assert.match(run.stdout, /rate limited \(429\); trying again in 1 s/);
+    assert.equal(creates() - before, 2);
+    assert.deepEqual(sim.agentPrompts(run.outputs['job-id'] ?? ''), ['Once more.']);
+
+    before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, headers: { 'retry-after': '1' }, times: 2 });
+    const twice = await action({ operation: 'agent', prompt: 'Twice.' });
+    assert.equal(twice.code, 5, twice.everything);
+    assert.equal(creates() - before, 2, 'waited out once, not twice');
+    assert.equal(twice.outputs['job-id'], undefined);
+
+    before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, headers: { 'retry-after': '3600' } });
+    const long = await action({ operation: 'agent', prompt: 'Later.', timeout: '60' });
+    assert.equal(long.code, 5);
+    assert.match(long.stdout, /^::error title=Docs Admin agent failed::The server is rate limiting requests \(429\)\. Wait 3600 s/m);
+    assert.equal(creates() - before, 1, 'not waited: longer than the timeout');
+  });
+
   it('usage and credential problems fail with exit 2 or 3 and an annotation, before any request', async () => {
     const requests = sim.requests.length;
     for (const [inputs, code, message] of [
