@@ -50,15 +50,16 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
     warn: (m) => runner.warning(safe(m)),
     error: (m) => runner.warning(safe(m)),
   };
-  const report: Report = { operation: 'publish' };
+  const report: Report = {};
   let close: (() => Promise<void>) | undefined;
   try {
-    report.operation = operationInput(runner);
+    const operation = operationInput(runner);
+    report.operation = operation;
     const timeoutMs = timeoutInput(runner);
     if (key === '') throw new UsageError(l10n.t('The api-key input is empty: pass the admin key from a secret (api-key: ${{ secrets.DOCS_ADMIN_API_KEY }}).'));
-    const client = await actionClient(runner, key, log, report.operation === 'agent');
+    const client = await actionClient(runner, key, log, operation === 'agent');
     close = () => client.close();
-    await runOperation(report.operation, {
+    await runOperation(operation, {
       client,
       report,
       line,
@@ -74,7 +75,7 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
   } catch (error) {
     const message = redactSecrets(error instanceof Error ? error.message : String(error), [key]);
     report.failure = message;
-    runner.error(forTerminal(message), l10n.t('Docs Admin {0} failed', report.operation));
+    runner.error(forTerminal(message), report.operation === undefined ? l10n.t('Docs Admin failed') : l10n.t('Docs Admin {0} failed', report.operation));
     return exitCodeOf(error);
   } finally {
     runner.summary(summaryMarkdown(report));

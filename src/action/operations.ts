@@ -24,7 +24,8 @@ import type { Operation } from './spec';
 
 /** What a run did, for the outputs and the job summary (server text as it came: the summary neutralises it). */
 export interface Report {
-  operation: Operation;
+  /** Undefined until the operation input is read (it may be invalid). */
+  operation?: Operation;
   domain?: string;
   jobId?: string;
   pages?: number;

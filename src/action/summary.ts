@@ -29,6 +29,8 @@ function headline(report: Report): string {
       return domain === '' ? l10n.t('Docs Admin: export') : l10n.t('Docs Admin: export {0}', domain);
     case 'agent':
       return l10n.t('Docs Admin: agent job');
+    default:
+      return l10n.t('Docs Admin');
   }
 }
 
@@ -41,6 +43,8 @@ function outcome(report: Report): string {
       return l10n.t('**Exported**: the bundle link is ready.');
     case 'agent':
       return report.agent?.prLink === null ? l10n.t('**Done**: the agent changed no file.') : l10n.t('**Done**: the agent opened a pull request.');
+    default:
+      return '';
   }
 }
 

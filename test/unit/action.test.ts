@@ -245,7 +245,9 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
       assert.equal(run.code, code, `${JSON.stringify(inputs)}: ${run.everything}`);
       masked(run);
       assert.match(run.stdout, message);
-      assert.match(run.stdout, /^::error title=Docs Admin \w+ failed::/m);
+      assert.match(run.stdout, inputs.operation === 'deploy' ? /^::error title=Docs Admin failed::/m : /^::error title=Docs Admin \w+ failed::/m);
+      assert.match(run.summary, /^### Docs Admin(: \w+)?/);
+      assert.match(run.summary, /\*\*Failed:\*\* /);
     }
     assert.equal(sim.requests.length, requests, 'nothing was sent');
     const wrongKey = await action({ operation: 'export', domain: 'docs.acme.dev', 'api-key': 'da_not_a_known_key_00' });
