@@ -82,9 +82,11 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         const received = p.total === undefined ? formatBytes(p.received) : l10n.t('{0} of {1} ({2}%)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / Math.max(1, p.total)) * 100));
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
+      const connections = positiveNumber(parsed, 'connections');
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
+        ...(connections === undefined ? {} : { connections: Math.min(16, Math.floor(connections)) }),
         link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
         regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
         timeLeft: (l) => links.timeLeft(l),
