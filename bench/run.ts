@@ -26,15 +26,15 @@ function format(value: number | undefined, unit = ''): string {
 }
 
 function table(results: BenchResult[]): string {
-  const rows: string[][] = [['benchmark', 'metric', 'ours', 'baseline', 'ratio', 'goal', 'met']];
+  const rows: string[][] = [['benchmark', 'metric', 'ours: median (min-max)', 'baseline', 'ratio: median (min-max)', 'goal', 'met']];
   for (const r of results) {
     for (const m of r.measures) {
       rows.push([
         r.name,
         m.metric,
-        format(m.ours, m.unit),
+        `${format(m.ours, m.unit)}${m.min !== undefined && m.max !== undefined && m.min !== m.max ? ` (${format(m.min)}-${format(m.max)})` : ''}`,
         m.baseline === undefined ? '' : `${format(m.baseline, m.unit)}${m.baselineName ? ` (${m.baselineName})` : ''}`,
-        m.ratio === undefined ? '' : `${format(m.ratio)}x`,
+        m.ratio === undefined ? '' : `${format(m.ratio)}x${m.ratioMin !== undefined && m.ratioMax !== undefined && m.ratioMin !== m.ratioMax ? ` (${format(m.ratioMin)}-${format(m.ratioMax)})` : ''}`,
         m.goal ?? '',
         m.pass === undefined ? '' : m.pass ? 'yes' : 'NO',
       ]);
