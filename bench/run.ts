@@ -3,7 +3,7 @@
  * and writes the results as JSON (bench/results.json; with --quick or --only, in out/).
  *   --quick      tiny sizes, one run: the smoke `npm test` runs so benchmarks cannot rot
  *   --runs <n>   runs per measurement (medians are quoted; default 5)
- *   --only <a,b> some benchmarks: polling, download, extract, activation, tree
+ *   --only <a,b> some benchmarks: polling, download, extract, startup, activation, tree
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -13,10 +13,11 @@ import { activation } from './activation';
 import { download } from './download';
 import { extract } from './extract';
 import { polling } from './polling';
+import { startup } from './startup';
 import { tree } from './tree';
 import type { Bench, BenchResult } from './types';
 
-const BENCHES: Record<string, Bench> = { polling, download, extract, activation, tree };
+const BENCHES: Record<string, Bench> = { polling, download, extract, startup, activation, tree };
 const REPO = resolve(__dirname, '..', '..');
 
 function format(value: number | undefined, unit = ''): string {
