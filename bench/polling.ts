@@ -38,7 +38,11 @@ interface PlannedJob {
   queuedMs: number;
   durationMs: number;
   failed: boolean;
+  /** How an export's progress moves (the simulator's progressCurve); linear without one. */
+  curve?: Curve;
 }
+
+type Curve = [number, number][];
 
 type Policy = { name: 'ours'; focused: boolean } | { name: 'fixed'; intervalMs: number };
 
@@ -73,6 +77,115 @@ function planJobs(seed: number, quick: boolean): PlannedJob[] {
   }
   return jobs;
 }
+
+/**
+ * Progress over running time from pieces of random widths, each moving at its own rate (0: a
+ * stall): the points of the simulator's progressCurve.
+ */
+function piecewise(widths: number[], rates: number[]): Curve {
+  const span = widths.reduce((a, b) => a + b, 0);
+  const work = widths.reduce((sum, w, i) => sum + w * (rates[i] ?? 0), 0);
+  const points: Curve = [[0, 0]];
+  let t = 0;
+  let p = 0;
+  widths.forEach((w, i) => {
+    t += w / span;
+    p += (w * (rates[i] ?? 0)) / work;
+    points.push([Math.min(1, t), Math.min(1, p)]);
+  });
+  return points;
+}
+
+/** Workloads beyond the steady one: what real exports and short agent jobs do. */
+interface Workload {
+  name: string;
+  /** For the notes. */
+  what: string;
+  plan(random: () => number, quick: boolean): PlannedJob[];
+}
+
+function exportsOf(random: () => number, quick: boolean, shape: { queued: [number, number]; duration: [number, number]; curve?: (random: () => number) => Curve }): PlannedJob[] {
+  const between = (lo: number, hi: number) => Math.round(lo + random() * (hi - lo));
+  const stagger = quick ? 30 * SECOND : 5 * MINUTE;
+  return Array.from({ length: quick ? 3 : 20 }, (_, i) => ({
+    kind: 'export' as const,
+    id: `export-${i}`,
+    createdMs: between(0, stagger),
+    queuedMs: between(...shape.queued),
+    durationMs: quick ? between(2 * MINUTE, 4 * MINUTE) : between(...shape.duration),
+    failed: random() < 0.1,
+    ...(shape.curve === undefined ? {} : { curve: shape.curve(random) }),
+  }));
+}
+
+const WORKLOADS: Workload[] = [
+  {
+    name: 'long queue',
+    what: 'exports queued 1-8 min before they run (2-10 min, linear)',
+    plan: (random, quick) => exportsOf(random, quick, { queued: [1 * MINUTE, 8 * MINUTE], duration: [2 * MINUTE, 10 * MINUTE] }),
+  },
+  {
+    name: 'stalls',
+    what: 'exports (4-15 min) whose progress stops once or twice for a fifth to a third of the run',
+    plan: (random, quick) =>
+      exportsOf(random, quick, {
+        queued: [5 * SECOND, 30 * SECOND],
+        duration: [4 * MINUTE, 15 * MINUTE],
+        curve: (r) => {
+          const pieces = 3 + Math.floor(r() * 3);
+          const widths = Array.from({ length: pieces }, () => 0.5 + r());
+          const stalls = new Set([1 + Math.floor(r() * (pieces - 2)), ...(r() < 0.5 ? [pieces - 1] : [])]);
+          return piecewise(widths, widths.map((_, i) => (stalls.has(i) ? 0 : 0.5 + r())));
+        },
+      }),
+  },
+  {
+    name: 'bursts',
+    what: 'exports (3-12 min) whose progress jumps 3-6 times and stands still in between',
+    plan: (random, quick) =>
+      exportsOf(random, quick, {
+        queued: [5 * SECOND, 30 * SECOND],
+        duration: [3 * MINUTE, 12 * MINUTE],
+        curve: (r) => {
+          const jumps = Array.from({ length: 3 + Math.floor(r() * 4) }, () => 0.05 + r() * 0.9).sort((a, b) => a - b);
+          const sizes = jumps.map(() => 0.2 + r());
+          const total = sizes.reduce((a, b) => a + b, 0);
+          const points: Curve = [[0, 0]];
+          let p = 0;
+          jumps.forEach((t, i) => {
+            points.push([t, p]);
+            p = Math.min(1, p + (sizes[i] ?? 0) / total);
+            points.push([t, p]);
+          });
+          points.push([1, 1]);
+          return points;
+        },
+      }),
+  },
+  {
+    name: 'uneven',
+    what: 'exports (3-15 min) in 4 stretches at rates 20x apart (a fast start and a slow tail, or the reverse)',
+    plan: (random, quick) =>
+      exportsOf(random, quick, {
+        queued: [5 * SECOND, 30 * SECOND],
+        duration: [3 * MINUTE, 15 * MINUTE],
+        curve: (r) => piecewise([0, 1, 2, 3].map(() => 0.5 + r()), [0, 1, 2, 3].map(() => 0.1 + r() * 1.9)),
+      }),
+  },
+  {
+    name: 'short agents',
+    what: 'agent jobs of 10-60 s',
+    plan: (random, quick) =>
+      Array.from({ length: quick ? 5 : 50 }, (_, i) => ({
+        kind: 'agent' as const,
+        id: `agent-${i}`,
+        createdMs: Math.round(random() * (quick ? 30 * SECOND : 5 * MINUTE)),
+        queuedMs: 0,
+        durationMs: Math.round(10 * SECOND + random() * 50 * SECOND),
+        failed: random() < 0.1,
+      })),
+  },
+];
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -128,7 +241,7 @@ async function runPolicy(jobs: readonly PlannedJob[], policy: Policy): Promise<J
   for (const job of jobs) {
     const createdAt = start + job.createdMs;
     if (job.kind === 'agent') sim.addAgentJob({ id: job.id, createdAt, durationMs: job.durationMs, outcome: job.failed ? 'failed' : 'pr' });
-    else sim.addExportJob({ jobId: job.id, createdAt, queuedMs: job.queuedMs, durationMs: job.durationMs, outcome: job.failed ? 'failed' : 'completed' });
+    else sim.addExportJob({ jobId: job.id, createdAt, queuedMs: job.queuedMs, durationMs: job.durationMs, outcome: job.failed ? 'failed' : 'completed', ...(job.curve === undefined ? {} : { progressCurve: job.curve }) });
   }
 
   let service: JobsService | undefined;
@@ -321,7 +434,39 @@ export const polling: Bench = async (options) => {
   compare('unfocused: requests, agent jobs', 'requests', 'unfocused', (s) => s.requests.agent);
   compare('unfocused: agent detection latency p50', 's', 'unfocused', (s) => s.p50.agent);
 
+  // The other workloads: ours (focused) against the 10 s poller, each reported on its own.
+  const extra: string[] = [];
+  for (const workload of WORKLOADS) {
+    const ours: Summary[] = [];
+    const fixed: Summary[] = [];
+    let jobs: PlannedJob[] = [];
+    for (let run = 0; run < runs; run++) {
+      jobs = workload.plan(prng(0x5eed + 101 * run + workload.name.length), options.quick);
+      const t0 = Date.now();
+      ours.push(summarize(await runPolicy(jobs, POLICIES.ours)));
+      fixed.push(summarize(await runPolicy(jobs, POLICIES.fixed10)));
+      options.log(`polling: ${workload.name}, run ${run + 1} of ${runs}: ${((Date.now() - t0) / SECOND).toFixed(1)} s`);
+    }
+    const kind: Kind = jobs[0]?.kind ?? 'export';
+    const row = (metric: string, unit: string, pick: (s: Summary) => number, goal?: { goal: string; pass: (o: number, b: number) => boolean }) => {
+      const o = median(ours.map(pick));
+      const b = median(fixed.map(pick));
+      measures.push({ metric: `${workload.name}: ${metric}`, unit, ours: o, min: Math.min(...ours.map(pick)), max: Math.max(...ours.map(pick)), baseline: b, baselineName: BASELINE_NAME.fixed10, ratio: ratio(o, b), ...(goal === undefined ? {} : { goal: goal.goal, pass: goal.pass(o, b) }) });
+    };
+    if (kind === 'export') {
+      row(`requests, ${jobs.length} export jobs`, 'requests', (s) => s.requests.export, { goal: '<= 0.5x the 10 s poller', pass: (o, b) => o <= 0.5 * b });
+      row('export detection latency p50', 's', (s) => s.p50.export, { goal: 'lower than the 10 s poller', pass: (o, b) => o < b });
+      row('export detection latency p95', 's', (s) => s.p95.export);
+    } else {
+      row(`requests, ${jobs.length} agent jobs`, 'requests', (s) => s.requests.agent, { goal: '<= 1.0x the 10 s poller', pass: (o, b) => o <= b });
+      row('agent detection latency p50', 's', (s) => s.p50.agent, { goal: '<= 5 s', pass: (o) => o <= 5 });
+      row('agent detection latency p95', 's', (s) => s.p95.agent);
+    }
+    extra.push(`${workload.name}: ${workload.what}`);
+  }
+
   const notes = [
+    `Workloads beyond the steady one (ours focused against the 10 s poller, ${runs} seed(s) each, medians with the lowest and highest): ${extra.join('; ')}. Created over the first ${options.quick ? '30 s' : '5 min'}, about 10 % failing (a failing export stops at 60 %).`,
     `${agents} agent jobs (1-${options.quick ? 3 : 15} min) and ${exports} export jobs (5-30 s queued, then ${options.quick ? '2-4' : '2-20'} min running), ` +
       `created over the first ${options.quick ? '30 s' : '5 min'}, about 10 % failing; seeded, ${runs} run(s) with different seeds, medians quoted. ` +
       'Ours is JobsService with the extension defaults (2 s floor, 60 s ceiling, 60 s unfocused); every job is tracked when created.',
