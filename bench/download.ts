@@ -36,7 +36,7 @@ import { splitRanges } from '../src/core/bundle/download/ranged';
 import { BundleLinks } from '../src/core/bundle/links/linkCache';
 import { Simulator } from '../test/simulator';
 import { rawTar } from '../test/unit/support/archives';
-import { CLI, cliEnv, interleaved, timedProcess } from './proc';
+import { CLI, cliEnv, interleaved, settleDisk, timedProcess } from './proc';
 import { cappedRelay, droppingRelay } from './relays';
 import { median, pairedRatio, PROC_STATUS_KB, spreadOf, type Bench, type Measure } from './types';
 import { AdminApiClient } from '../src/core/api/client';
@@ -171,6 +171,7 @@ export const download: Bench = async (options) => {
       const run = await timedProcess(process.execPath, [CLI, 'export', 'download', jobId, '--out', target], cliEnv(sim));
       if (sizeOf(target) !== expected) throw new Error(`the CLI saved ${sizeOf(target)} bytes of ${expected}`);
       rmSync(target, { force: true });
+      settleDisk();
       return run;
     };
 
@@ -192,6 +193,7 @@ export const download: Bench = async (options) => {
         const run = await curl(link.bundle.bundleUrl, target);
         if (sizeOf(target) !== size) throw new Error(`curl saved ${sizeOf(target)} bytes of ${size}`);
         rmSync(target, { force: true });
+        settleDisk();
         if (!counted) return;
         base.ms.push(run.ms);
         base.transferMs.push(run.transferMs);
@@ -204,6 +206,7 @@ export const download: Bench = async (options) => {
         const report = await ours(config(target));
         if (report.bytes !== size || sizeOf(target) !== size) throw new Error(`our download saved ${sizeOf(target)} bytes of ${size}`);
         rmSync(target, { force: true });
+        settleDisk();
         if (!counted) return;
         inproc.ms.push(report.ms);
         inproc.cpuMs.push(report.cpuMs);
@@ -262,6 +265,7 @@ export const download: Bench = async (options) => {
           const run = await curl(slowLink, target);
           if (sizeOf(target) !== capped.size) throw new Error(`curl saved ${sizeOf(target)} bytes of ${capped.size}`);
           rmSync(target, { force: true });
+          settleDisk();
           cappedCurl.push(run.ms);
           options.log(`download: capped store, curl ${mibPerSecond(capped.size, run.ms).toFixed(0)} MiB/s`);
         },
@@ -291,7 +295,7 @@ export const download: Bench = async (options) => {
     if (options.quick) notes.push('Quick mode: 8 MiB (one connection: below the 64 MiB threshold) takes tens of milliseconds, so process start dominates; the capped store runs at 100 MiB/s on 64 MiB. The full run is the measurement.');
     for (const m of measures) if (m.pass === false) notes.push(`Goal missed: ${m.metric}: ${m.ratio === undefined ? m.ours.toFixed(2) : `${m.ratio.toFixed(2)}x`} (goal ${m.goal ?? ''}).`);
     notes.push(
-      `${size / MiB} MiB bundle (a real tar.gz head, then a 1 MiB random block repeated, so nothing compresses) served by the simulator over loopback; ${rounds} round(s)${options.quick ? '' : ' after one unmeasured round'} of CLI, curl and the in-process path, the order turning each round; files written to ${tmpdir()} (a disk) and removed after each run.`,
+      `${size / MiB} MiB bundle (a real tar.gz head, then a 1 MiB random block repeated, so nothing compresses) served by the simulator over loopback; ${rounds} round(s)${options.quick ? '' : ' after one unmeasured round'} of CLI, curl and the in-process path, the order turning each round; files written to ${tmpdir()} (a disk), removed after each run and the disk synced (untimed).`,
       `CLI, whole process: ${list(rate(cli.ms), (v) => v.toFixed(0))} MiB/s; CPU ${list(cli.cpuMs, (v) => (v / 1000).toFixed(2))} s; peak RSS ${list(cli.peakKb, (kb) => (kb / 1024).toFixed(0))} MiB. curl, whole process: ${list(rate(base.ms), (v) => v.toFixed(0))} MiB/s; CPU ${list(base.cpuMs, (v) => (v / 1000).toFixed(2))} s; peak RSS ${list(base.peakKb, (kb) => (kb / 1024).toFixed(0))} MiB.`,
       `In-process (downloadBundle() in a child, verify off, timed around the call): ${list(rate(inproc.ms), (v) => v.toFixed(0))} MiB/s against curl's own %{time_total} ${list(rate(base.transferMs), (v) => v.toFixed(0))} MiB/s; RSS growth (VmHWM at the end minus VmRSS before the call) ${list(inproc.growthKb, (kb) => (kb / 1024).toFixed(0))} MiB.`,
       `Capped store: a relay holding each connection to ${capped.rate / MiB} MiB/s and passing each request on ${capped.latencyMs} ms late, ${capped.size / MiB} MiB: CLI ${list(rate(cappedCli, capped.size), (v) => v.toFixed(0))} MiB/s, curl ${list(rate(cappedCurl, capped.size), (v) => v.toFixed(0))} MiB/s.`,

@@ -16,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CLI, interleaved, timedProcess, type ProcessRun } from './proc';
+import { CLI, interleaved, settleDisk, timedProcess, type ProcessRun } from './proc';
 import { median, pairedRatio, PROC_STATUS_KB, prng, spreadOf, type Bench, type Measure } from './types';
 
 const MiB = 1024 ** 2;
@@ -253,6 +253,7 @@ export const extract: Bench = async (options) => {
         const summary = JSON.parse(run.stdout) as { files: number; bytes: number };
         check(summary.files, summary.bytes, 'the CLI');
         rmSync(target, { recursive: true, force: true });
+        settleDisk();
         if (!counted) return;
         where.cli.push(run);
         options.log(`extract: CLI ${where.label}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs.toFixed(0)} ms, peak RSS ${(run.peakKb / 1024).toFixed(0)} MiB`);
@@ -262,6 +263,7 @@ export const extract: Bench = async (options) => {
         mkdirSync(target);
         const run = await timedProcess('tar', ['-xzf', where.archive, '-C', target]);
         rmSync(target, { recursive: true, force: true });
+        settleDisk();
         if (!counted) return;
         where.tar.push(run);
         options.log(`extract: tar ${where.label}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs.toFixed(0)} ms, peak RSS ${(run.peakKb / 1024).toFixed(0)} MiB`);
@@ -274,6 +276,7 @@ export const extract: Bench = async (options) => {
               const report = await ours(where.archive, target);
               check(report.files, report.bytes, 'our extraction');
               rmSync(target, { recursive: true, force: true });
+              settleDisk();
               if (!counted) return;
               inproc.push(report);
               options.log(`extract: in-process ${where.label}: ${report.ms.toFixed(0)} ms, CPU ${report.cpuMs.toFixed(0)} ms (main thread ${report.mainCpuMs.toFixed(0)} ms), stalled at most ${report.stallMs.toFixed(0)} ms, peak RSS ${(report.rssPeakKb / 1024).toFixed(0)} MiB`);
@@ -291,7 +294,7 @@ export const extract: Bench = async (options) => {
     const measures: Measure[] = [];
     const notes = [
       `${written.files} files (${shape.sections * shape.topics * shape.pages + 1} HTML pages of 6-14 KB of varied prose in ${shape.sections} sections x ${shape.topics} topics, ${shape.css} CSS and ${shape.js} JS files), ${(written.bytes / MiB).toFixed(1)} MiB expanded, ${(archiveBytes / MiB).toFixed(1)} MiB as tar.gz (made with the system tar -czf).`,
-      `${runs} round(s)${options.quick ? '' : ' after one unmeasured round'}, the order of the tools turning each round, each into a fresh folder, removed after the run (not timed).`,
+      `${runs} round(s)${options.quick ? '' : ' after one unmeasured round'}, the order of the tools turning each round, each into a fresh folder, removed after the run and the disk synced (\`sync\`, not timed), so no run pays for the write-back of the one before.`,
       'CLI: `node dist/cli.js export extract <archive> --dir <dir>`, a whole process (Node start, module loading, worker thread, staging folder, rename); tar: `tar -xzf <archive> -C <dir>`, a whole process; wall from spawn to exit, CPU and peak RSS of the process and its children (tar\'s gzip) from GNU time.',
     ];
     for (const where of places) {
