@@ -1,12 +1,13 @@
 // The packages built beside the extension by `node esbuild.mjs`:
-// - the CLI's npm package, cli/ (its own package.json and README; dist/cli.js, the production
-//   build of src/cli, with every dependency bundled, so it installs with nothing to fetch);
+// - the CLI's npm package, cli/ (its own package.json and README; dist/cli.js, a copy of the
+//   root's dist/cli.js: the production build of src/cli, packed by scripts/pack-cli.mjs, with
+//   every dependency bundled, so it installs with nothing to fetch);
 // - the GitHub Action's entry, dist/action/index.js (action.yml points at it; see
 //   scripts/release-action.mjs for how it reaches a release tag).
 // Both are versioned with the extension: cli/package.json holds the root's version (checked at
 // every build; `npm version` at the root writes it, through the root's `version` script).
 //   node scripts/packages.mjs --sync-version   write the root's version into cli/package.json
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT_MANIFEST = 'package.json';
@@ -26,14 +27,19 @@ export function checkCliManifest() {
   }
 }
 
-/** The esbuild configurations of both packages, from the root's shared options. */
+/** The esbuild configuration of the action's entry, from the root's shared options (the CLI: fillCliPackage). */
 export function packageConfigs(bundled) {
   return [
-    // What npm installs: always the production build (minified, no source maps), whatever the mode.
-    { ...bundled, minify: true, sourcemap: false, entryPoints: ['src/cli/main.ts'], outfile: 'cli/dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
     // What action.yml runs (a release commits it on the release branch: scripts/release-action.mjs).
     { ...bundled, entryPoints: ['src/action/main.ts'], outfile: 'dist/action/index.js' },
   ];
+}
+
+/** After a build: the CLI as it ships (always the packed production build) into the package. */
+export function fillCliPackage(builtCli) {
+  mkdirSync('cli/dist', { recursive: true });
+  copyFileSync(builtCli, 'cli/dist/cli.js');
+  chmodSync('cli/dist/cli.js', 0o755);
 }
 
 /** Before a build: the checks, a clean output folder, and the licence beside the CLI's manifest. */

@@ -54,6 +54,7 @@ export function commands(): CommandSpec[] {
       options: {
         out: { type: 'string', value: '<file>', help: l10n.t('where to save it (required)') },
         force: { type: 'boolean', help: l10n.t('replace an existing file (only once the new one is complete)') },
+        connections: { type: 'string', value: '<n>', help: l10n.t('byte ranges fetched at once for a bundle of 64 MiB or more (default 4; 1: one connection)') },
       },
     },
     {

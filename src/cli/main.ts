@@ -5,9 +5,6 @@
  */
 import { isMainThread } from 'node:worker_threads';
 import { version } from '../../package.json';
-// The CLI ships as one file, so the extraction's worker thread runs this same file: this import
-// does the work there, and the command line below runs only on the main thread.
-import '../core/bundle/extract/extractWorker';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { commandUsage, parse, usage } from './args';
@@ -39,7 +36,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     close = () => ctx.close();
     return await runCommand(parsed, ctx);
   } catch (error) {
-    const code = exitCodeOf(error);
+    const code = await exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
     io.err(`docs-admin: ${redactSecrets(message, secrets())}\n`);
     if (verbose && error instanceof Error && error.stack !== undefined) io.err(`${redactSecrets(error.stack, secrets())}\n`);
@@ -48,6 +45,11 @@ export async function run(argv: string[], io: Io): Promise<number> {
     await close?.();
   }
 }
+
+// The CLI ships as one file, so the extraction's worker thread runs this same file: there it
+// loads the extraction (and only there: a command loads what it needs when it runs, so that
+// `--version` or `agent get` do not pay for the extractor, the HTTP client or the YAML parser).
+if (!isMainThread) void import('../core/bundle/extract/extractWorker.js');
 
 if (require.main === module && isMainThread) {
   const controller = new AbortController();

@@ -32,6 +32,22 @@ export interface ExportJobRecord {
   error: string;
   pages: number;
   version: string | undefined;
+  progressCurve: readonly (readonly [number, number])[] | undefined;
+}
+
+/** The share of the work done at share `t` of the running time, along `curve` (the last point of a jump wins). */
+export function alongCurve(curve: readonly (readonly [number, number])[] | undefined, t: number): number {
+  if (curve === undefined || curve.length === 0) return t;
+  let done = 0;
+  for (let i = 0; i < curve.length; i++) {
+    const [t1, p1] = curve[i] ?? [0, 0];
+    if (t1 > t) {
+      const [t0, p0] = curve[i - 1] ?? [0, 0];
+      return t1 === t0 ? p0 : p0 + ((p1 - p0) * (t - t0)) / (t1 - t0);
+    }
+    done = p1;
+  }
+  return done;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -124,6 +140,7 @@ export class JobStore {
       error: seed.error ?? defaults.error ?? 'Rendering failed: page /reference/api timed out',
       pages: seed.pages ?? defaults.pages,
       version,
+      progressCurve: seed.progressCurve,
     };
     this.exports.set(record.jobId, record);
     return record;
@@ -139,9 +156,9 @@ export class JobStore {
   exportJson(record: ExportJobRecord): Record<string, unknown> {
     const status = this.exportStatus(record);
     const elapsed = this.elapsed(record.createdAt);
-    // A failing job stops at 60 %; a running one moves linearly.
+    // A failing job stops at 60 %; a running one moves linearly, or along its curve.
     const fraction =
-      status === 'queued' ? 0 : status === 'completed' ? 1 : status === 'failed' ? 0.6 : (elapsed - record.queuedMs) / record.durationMs;
+      status === 'queued' ? 0 : status === 'completed' ? 1 : status === 'failed' ? 0.6 : alongCurve(record.progressCurve, (elapsed - record.queuedMs) / record.durationMs);
     const endedAt = record.createdAt + (record.queuedMs + record.durationMs) / this.timeScale;
     const terminal = status === 'completed' || status === 'failed';
     return {

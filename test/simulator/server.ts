@@ -80,6 +80,8 @@ export class Simulator {
   private linkTtlSeconds: number;
   private apiUrl = '';
   private storageUrl = '';
+  /** Where issued links point, when not at the storage itself (a relay in front of it). */
+  private linkOrigin: string | undefined;
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -126,6 +128,14 @@ export class Simulator {
 
   get storageBaseUrl(): string {
     return this.storageUrl;
+  }
+
+  /**
+   * Links issued from now on point at this origin (a TCP relay in front of the storage, say,
+   * for a benchmark that caps each connection); undefined: at the storage again.
+   */
+  setLinkOrigin(origin: string | undefined): void {
+    this.linkOrigin = origin;
   }
 
   /** The first valid key. */
@@ -476,7 +486,7 @@ export class Simulator {
       });
     }
     const now = this.clock.now();
-    const bundleUrl = presign(this.secret, this.storageUrl, record.jobId, now, this.linkTtlSeconds);
+    const bundleUrl = presign(this.secret, this.linkOrigin ?? this.storageUrl, record.jobId, now, this.linkTtlSeconds);
     reportSecret('signature', new URL(bundleUrl).searchParams.get('X-Amz-Signature') ?? '');
     return json(200, {
       jobId: record.jobId,

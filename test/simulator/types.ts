@@ -71,6 +71,12 @@ export interface ExportJobSeed {
   outcome?: 'completed' | 'failed';
   error?: string;
   pages?: number;
+  /**
+   * How progress moves while running: points (share of the running time, share of the work),
+   * from (0, 0) to (1, 1), joined by straight lines. Two points at one time are a jump, a flat
+   * stretch a stall. Linear without it.
+   */
+  progressCurve?: readonly (readonly [number, number])[];
 }
 
 export type RouteName = 'agent.get' | 'agent.create' | 'agent.message' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
