@@ -50,7 +50,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     rmSync(dir, { recursive: true, force: true });
   });
 
-  describe('the input boxes\' commands', () => {
+  describe('the input boxes\' commands @input', () => {
     it('Set Admin Key takes a key pasted with "Bearer " and line breaks, and stores it clean', async () => {
       assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `Bearer ${sim.key}\r\n`), true);
       sim.clearRequests();
@@ -112,7 +112,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
   });
 
-  describe('tracked jobs over the real globalState', () => {
+  describe('tracked jobs over the real globalState @state', () => {
     const KEY = 'docsAdmin.test.reliability.jobs';
 
     afterEach(async () => {
@@ -159,7 +159,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
   });
 
-  describe('publishing while the values document has unsaved changes', () => {
+  describe('publishing while the values document has unsaved changes @state', () => {
     let uri: vscode.Uri;
     const VALUES = '# the docs deployment\nimage:\n  tag: "3"\nstaticExport:\n  enabled: false\n  bundleUrl: ""\n';
     const onDisk = () => readFileSync(uri.fsPath, 'utf8');

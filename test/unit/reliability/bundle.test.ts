@@ -104,7 +104,7 @@ async function refusedBothWays(name: string, bytes: Buffer, options: ExtractOpti
   }
 }
 
-describe('reliability: bundles', function () {
+describe('reliability: bundles @bundles', function () {
   this.timeout(60_000);
 
   describe('archive attacks are refused, said so, and the old folder is kept', () => {
@@ -561,7 +561,7 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-describe('reliability: the expanded size an archive declares (read before extracting)', () => {
+describe('reliability: the expanded size an archive declares (read before extracting) @bundles @control', () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-declared-'));
@@ -603,7 +603,7 @@ describe('reliability: the expanded size an archive declares (read before extrac
 });
 
 // The site archive the simulator serves is a valid bundle: the matrix above is not refusing everything.
-describe('reliability: bundles (control)', () => {
+describe('reliability: bundles (control) @bundles @control', () => {
   it('a real bundle extracts', async () => {
     const scene = await Scene.make();
     try {

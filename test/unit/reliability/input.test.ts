@@ -31,7 +31,7 @@ function refused<T extends { ok: boolean }>(result: T): string {
   return reason;
 }
 
-describe('reliability: input', function () {
+describe('reliability: input @input', function () {
   this.timeout(30_000);
 
   describe('job ids in the Track Agent Job box (and the CLI)', () => {
@@ -43,7 +43,7 @@ describe('reliability: input', function () {
       ['https://api.example.com/v2/agent/proj/job/job_9?x=1', 'job_9'],
     ];
     for (const [input, id] of accepted) {
-      it(`takes ${JSON.stringify(input)} as ${id}`, () => {
+      it(`takes ${JSON.stringify(input)} as ${id} @row`, () => {
         assert.deepEqual(parseJobId(input), { ok: true, id, fromUrl: input.startsWith('https:') });
       });
     }
@@ -159,7 +159,7 @@ describe('reliability: input', function () {
       ['docs\u200b.example.com', 'docs.example.com', /"docs\\u200b\.example\.com" written as DNS knows it/],
     ];
     for (const [input, domain, note] of accepted) {
-      it(`takes ${JSON.stringify(input)} as ${domain}${note ? ', saying what changed' : ''}`, () => {
+      it(`takes ${JSON.stringify(input)} as ${domain}${note ? ', saying what changed' : ''} @row`, () => {
         const result = parseExportDomain(input);
         assert.ok(result.ok, JSON.stringify(result));
         assert.equal(result.domain, domain);
@@ -200,7 +200,7 @@ describe('reliability: input', function () {
 
   describe('links the extension would open', () => {
     for (const link of ['https://github.com/acme/docs/pull/7', 'http://127.0.0.1:8080/x', 'http://localhost/x', 'http://docs.localhost/x']) {
-      it(`opens ${link}`, () => assert.ok(checkOpenableLink(link).ok));
+      it(`opens ${link} @row`, () => assert.ok(checkOpenableLink(link).ok));
     }
     const refusals: [string, RegExp][] = [
       ['javascript:alert(1)', /scheme "javascript:"/],
@@ -236,7 +236,7 @@ describe('reliability: input', function () {
       ['https://bücher.example/api', 'https://xn--bcher-kva.example/api'],
     ];
     for (const [input, base] of accepted) {
-      it(`takes ${JSON.stringify(input)} as ${base}`, () => assert.deepEqual(checkBaseUrl(input), { ok: true, baseUrl: base }));
+      it(`takes ${JSON.stringify(input)} as ${base} @row`, () => assert.deepEqual(checkBaseUrl(input), { ok: true, baseUrl: base }));
     }
     const refusals: [string, RegExp][] = [
       ['https://user:s3cret@api.example.com', /Remove the user name and password/],
@@ -269,7 +269,7 @@ describe('reliability: input', function () {
       [`Authorization: Bearer ${KEY}`, 'Took off the "Bearer "'],
     ];
     for (const [input, note] of accepted) {
-      it(`takes ${JSON.stringify(input.replace(KEY, '<key>'))} as the key`, () => {
+      it(`takes ${JSON.stringify(input.replace(KEY, '<key>'))} as the key @row`, () => {
         const result = checkAdminKey(input);
         assert.ok(result.ok);
         assert.equal(result.value, KEY);
@@ -296,7 +296,7 @@ describe('reliability: input', function () {
   });
 
   describe('the project id in the Set Project ID box (and --project-id)', () => {
-    it('takes a project id, trimmed', () => {
+    it('takes a project id, trimmed @row', () => {
       assert.deepEqual(checkProjectId(' proj_demo\n'), { ok: true, value: 'proj_demo' });
       assert.deepEqual(checkProjectId('\u200b64a1f0c2e9b7d3a5c8f1e2d4'), { ok: true, value: '64a1f0c2e9b7d3a5c8f1e2d4' });
     });

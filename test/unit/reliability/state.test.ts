@@ -51,7 +51,7 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000
   }
 }
 
-describe('reliability: state', function () {
+describe('reliability: state @state', function () {
   this.timeout(30_000);
 
   describe('a corrupt job registry in storage', () => {
