@@ -11,10 +11,9 @@ import * as vscode from 'vscode';
 import type { PublishResult } from '../../src/core/deploy/publish';
 import { readStaticExport } from '../../src/core/deploy/values';
 import { JobRegistry } from '../../src/core/jobs/registry';
-import { silentLogger } from '../../src/core/log';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, hostLogger, internals, waitFor } from './support';
 import { jobKey, type TrackedJob } from '../../src/core/jobs/trackedJob';
 
 const STAGING_KEY = 'da_reliability_staging_key_77f3';
@@ -121,8 +120,8 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
 
     it('two registries on the one memento: both jobs kept, a stop not undone; the memento keeps a copy, the same until it changes', async () => {
-      const a = new JobRegistry(globalState(), KEY, silentLogger);
-      const b = new JobRegistry(globalState(), KEY, silentLogger);
+      const a = new JobRegistry(globalState(), KEY, hostLogger('registry'));
+      const b = new JobRegistry(globalState(), KEY, hostLogger('registry'));
       await a.add({ kind: 'agent', id: 'x', addedAt: 1 });
       await b.add({ kind: 'agent', id: 'y', addedAt: 2 });
       const given = [{ kind: 'agent', id: 'probe', addedAt: 3 }];

@@ -14,10 +14,10 @@ import { systemClock } from '../../../src/core/jobs/clock';
 import { JobRegistry } from '../../../src/core/jobs/registry';
 import { JobsService } from '../../../src/core/jobs/service';
 import { checkBaseUrl, checkOpenableLink } from '../../../src/core/links';
-import { silentLogger } from '../../../src/core/log';
 import { Simulator } from '../../simulator';
 import { MemoryStore } from '../support/memoryStore';
 import { AdminApiClient } from '../../../src/core/api/client';
+import { recordingLogger } from '../support/logger';
 
 const KEY = 'da_reliability_input_key_5e1f0c';
 /** Nothing raw that a terminal or a notification would act on or hide. */
@@ -84,7 +84,7 @@ describe('reliability: input @input', function () {
 
     before(async () => {
       sim = await Simulator.start({ keys: [{ key: KEY }] });
-      client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, maxAttempts: 1 });
+      client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, maxAttempts: 1, log: recordingLogger('client') });
     });
 
     after(async () => {
@@ -111,7 +111,7 @@ describe('reliability: input @input', function () {
       const job = await client.getAgentJob('a/b?c#d é');
       assert.equal(job.id, 'a/b?c#d é');
       assert.equal(sim.requests[0]?.path, `/v2/agent/${sim.projectId}/job/a%2Fb%3Fc%23d%20%C3%A9`);
-      const other = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: 'team/proj', getKey: () => KEY, maxAttempts: 1 });
+      const other = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: 'team/proj', getKey: () => KEY, maxAttempts: 1, log: recordingLogger('client') });
       try {
         sim.clearRequests();
         await assert.rejects(other.getAgentJob('x'));
@@ -133,8 +133,8 @@ describe('reliability: input @input', function () {
 
     it('a server that starts an export with the id "..": the row shows why, and no other path is asked', async () => {
       sim.injectFault({ route: 'export.start', kind: 'status', status: 202, body: { jobId: '..', status: 'queued' } });
-      const registry = new JobRegistry(new MemoryStore(), 'jobs', silentLogger);
-      const service = new JobsService({ client, registry, clock: systemClock, isFocused: () => true, log: silentLogger });
+      const registry = new JobRegistry(new MemoryStore(), 'jobs', recordingLogger('registry'));
+      const service = new JobsService({ client, registry, clock: systemClock, isFocused: () => true, log: recordingLogger('service') });
       try {
         sim.clearRequests();
         await service.startExport('docs.acme.dev');
