@@ -180,6 +180,13 @@ try {
   if (args.has('--list')) {
     for (const t of [...listing.unit, ...listing.integration]) if (t.group !== undefined) console.log(`${t.group.padEnd(11)} ${t.kind.padEnd(8)} ${t.suite.padEnd(12)} ${t.title}`);
   }
+  // Each host suite's entry declares the fewest tests it may run: never more than it holds.
+  for (const [name, entry, tests] of [['integration', 'test/integration/index.ts', listing.integration], ['pseudo-locale', 'test/integration/l10n/index.ts', listing.pseudoLocale]]) {
+    const declared = Number(/MINIMUM_TESTS = (\d+)/.exec(readFileSync(join(ROOT, entry), 'utf8'))?.[1]);
+    if (!(declared > 0)) throw new Error(`${entry} declares no MINIMUM_TESTS`);
+    if (declared > tests.length) throw new Error(`${entry} declares at least ${declared} ${name} tests, but the suite holds ${tests.length}`);
+    if (declared < tests.length) console.log(`note: ${entry} declares at least ${declared} ${name} tests; the suite holds ${tests.length} (raise it)`);
+  }
   const tally = count(listing);
   const text = readFileSync(README, 'utf8');
   const { next, problems } = recount(text, claims(listing, tally));
