@@ -118,7 +118,11 @@ export class JobsService {
     return this.errors.get(key);
   }
 
-  async trackAgentJob(id: string): Promise<TrackedJob> {
+  /**
+   * Tracks an agent job by its id. Tracked by a person (`follow`, the default), it notifies when
+   * it ends, even if it ends before the first poll; the playground's seeded jobs are not followed.
+   */
+  async trackAgentJob(id: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'agent', id, addedAt: this.options.clock.now() };
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
@@ -126,19 +130,19 @@ export class JobsService {
       this.refresh(key);
       return existing;
     }
-    this.followed.set(key, undefined);
+    if (options.follow !== false) this.followed.set(key, undefined);
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'agent' });
     return job;
   }
 
   /** Tracks an export started elsewhere (by its job id). */
-  async trackExportJob(id: string, domain?: string): Promise<TrackedJob> {
+  async trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
     if (existing !== undefined) return existing;
-    this.followed.set(key, undefined);
+    if (options.follow !== false) this.followed.set(key, undefined);
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'export' });
     return job;
