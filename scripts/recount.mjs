@@ -87,21 +87,27 @@ function listAll() {
 
 // ---------------------------------------------------------------- counting
 function classify(tests) {
-  const problems = [];
+  // One line per problem, however many tests share it (a tag on a describe reaches all of them).
+  const found = new Map();
+  const problems = { push: (problem, test) => {
+    const seen = found.get(problem) ?? { count: 0, example: `"${test.title}" (${test.file})` };
+    seen.count++;
+    found.set(problem, seen);
+  } };
   const groupTags = new Set(GROUPS.map(([tag]) => tag));
   for (const test of tests) {
     const tags = [...test.title.matchAll(TAG)].map((m) => m[1]);
     const unknown = tags.filter((t) => !groupTags.has(t) && !(t in KINDS));
     const groups = [...new Set(tags.filter((t) => groupTags.has(t)))];
     const kinds = [...new Set(tags.filter((t) => t in KINDS))];
-    if (unknown.length > 0) problems.push(`unknown tag ${unknown.map((t) => `@${t}`).join(', ')} in "${test.title}" (${test.file})`);
-    if (groups.length > 1) problems.push(`two groups (${groups.join(', ')}) in "${test.title}" (${test.file})`);
-    if (kinds.length > 1) problems.push(`two kinds (${kinds.join(', ')}) in "${test.title}" (${test.file})`);
-    if (groups.length === 0 && kinds.length > 0) problems.push(`@${kinds[0]} without a group in "${test.title}" (${test.file})`);
+    if (unknown.length > 0) problems.push(`unknown tag ${unknown.map((t) => `@${t}`).join(', ')}`, test);
+    if (groups.length > 1) problems.push(`two groups (${groups.join(', ')})`, test);
+    if (kinds.length > 1) problems.push(`two kinds (${kinds.join(', ')})`, test);
+    if (groups.length === 0 && kinds.length > 0) problems.push(`@${kinds[0]} without a group`, test);
     test.group = groups[0];
     test.kind = kinds[0] ?? 'case';
   }
-  return problems;
+  return [...found].map(([problem, { count, example }]) => `${problem}: ${count === 1 ? '' : `${count} tests, as `}${example}`);
 }
 
 function count(listing) {
