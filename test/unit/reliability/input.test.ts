@@ -17,6 +17,7 @@ import { checkBaseUrl, checkOpenableLink } from '../../../src/core/links';
 import { Simulator } from '../../simulator';
 import { MemoryStore } from '../support/memoryStore';
 import { AdminApiClient } from '../../../src/core/api/client';
+import { collector } from '../support/collector';
 import { recordingLogger } from '../support/logger';
 
 const KEY = 'da_reliability_input_key_5e1f0c';
@@ -351,6 +352,8 @@ describe('reliability: input @input', function () {
       return new Promise((done) => {
         execFile(process.execPath, [CLI, ...args], { env: merged }, (error, stdout, stderr) => {
           printed.push(stdout, stderr);
+          collector.record(`cli: docs-admin ${args.join(' ')} (stdout)`, stdout);
+          collector.record(`cli: docs-admin ${args.join(' ')} (stderr)`, stderr);
           done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
         });
       });
