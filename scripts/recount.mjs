@@ -19,7 +19,8 @@
 //   @control   a control (the happy path beside the faults) or a test of a helper the cases use
 //   @seen      asserts what the person sees (the message, the exit code), not what is kept
 // A test with a kind tag and no group tag, two group tags, or a tag not listed here fails the
-// recount: a typo must not drop a case silently.
+// recount, and so does a test in test/unit/reliability/ or test/integration/reliability.test.ts
+// without a group: a typo or a new describe must not drop a case silently.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,8 @@ const GROUPS = [
   ['state', 'state'],
 ];
 const KINDS = { row: ['table row', 'table rows'], control: ['control', 'controls'], seen: ['check of the message only', 'checks of the message only'] };
+/** Files that hold reliability tests only: each of their tests must carry a group tag. */
+const RELIABILITY_FILES = /^out\/test\/(unit\/reliability\/[^/]+|integration\/reliability)\.test\.js$/;
 const TAG = /(?:^|\s)@([a-z][a-z-]*)(?=[\s,:;)]|$)/g;
 
 const args = new Set(process.argv.slice(2));
@@ -104,6 +107,8 @@ function classify(tests) {
     if (groups.length > 1) problems.push(`two groups (${groups.join(', ')})`, test);
     if (kinds.length > 1) problems.push(`two kinds (${kinds.join(', ')})`, test);
     if (groups.length === 0 && kinds.length > 0) problems.push(`@${kinds[0]} without a group`, test);
+    // A test added to a reliability file belongs to a group: a new describe without its tag would drop out of the count unseen.
+    if (groups.length === 0 && RELIABILITY_FILES.test(test.file)) problems.push('no group tag in a reliability file (tag it, or its describe, with one of the groups)', test);
     test.group = groups[0];
     test.kind = kinds[0] ?? 'case';
   }
