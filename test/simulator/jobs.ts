@@ -11,8 +11,12 @@ export interface AgentJobRecord {
   ref: string | null;
   model: string;
   createdAt: number;
+  /** When the current run (the create, or the latest follow-up) started. */
+  runStartedAt: number;
   durationMs: number;
   outcome: 'pr' | 'no-changes' | 'failed';
+  /** The prompt and every follow-up, as received. */
+  prompts: string[];
   fixedStatus: string | undefined;
   archivedAt: number | undefined;
   prNumber: number;
@@ -61,8 +65,10 @@ export class JobStore {
       ref: seed.ref === undefined ? 'main' : seed.ref,
       model: seed.model ?? 'docs-agent-1',
       createdAt: seed.createdAt ?? this.now(),
+      runStartedAt: seed.createdAt ?? this.now(),
       durationMs: seed.durationMs ?? 5 * 60_000,
       outcome: seed.outcome ?? 'pr',
+      prompts: seed.prompt === undefined ? [] : [seed.prompt],
       fixedStatus: seed.status,
       archivedAt: seed.status === 'archived' ? this.now() : undefined,
       prNumber: 100 + this.agents.size + 1,
@@ -75,6 +81,13 @@ export class JobStore {
     return this.agents.get(`${projectId}\u0000${id}`);
   }
 
+  /** A follow-up: the job runs again from now, for its duration, and keeps its pull request. */
+  continueAgent(record: AgentJobRecord, prompt: string): void {
+    record.prompts.push(prompt);
+    record.runStartedAt = this.now();
+    record.fixedStatus = undefined;
+  }
+
   archiveAgent(projectId: string, id: string): AgentJobRecord | undefined {
     const record = this.findAgent(projectId, id);
     if (record) record.archivedAt = this.now();
@@ -85,8 +98,9 @@ export class JobStore {
     let status: string;
     if (record.archivedAt !== undefined) status = 'archived';
     else if (record.fixedStatus !== undefined) status = record.fixedStatus;
-    else if (this.elapsed(record.createdAt) < record.durationMs) status = 'active';
+    else if (this.elapsed(record.runStartedAt) < record.durationMs) status = 'active';
     else status = record.outcome === 'failed' ? 'failed' : 'completed';
+    // The pull request, once opened (at the end of the first run), stays through follow-ups.
     const opened = record.outcome === 'pr' && this.elapsed(record.createdAt) >= record.durationMs;
     return {
       id: record.id,
