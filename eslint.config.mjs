@@ -45,6 +45,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Tests hear everything the core logs (issue 20): the secrets scan reads what a recording
+    // logger was given, so a silent one would hide a leaked key. Unit tests hand the core
+    // `recordingLogger()` (test/unit/support/logger.ts), integration tests `hostLogger()`.
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)core/log$', importNames: ['silentLogger'], message: 'No silent logger in tests: hand the core recordingLogger() (unit) or hostLogger() (integration), so the secrets scan sees every line.' }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name=/^(AdminApiClient|HttpTransport|JobsService)$/] > ObjectExpression:first-child:not(:has(> Property[key.name='log']))",
+          message: 'Pass `log`: without one the client is silent, and the secrets scan never sees its lines. Use recordingLogger() (unit) or hostLogger() (integration).',
+        },
+      ],
+    },
+  },
   // The core's and the CLI's user-facing text: through @vscode/l10n, in the shape its exporter sees.
   coreL10n(),
   // The editor side's user-facing text: through vscode.l10n.t.

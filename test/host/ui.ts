@@ -71,6 +71,43 @@ async function selectTheme(page: Page, server: CodeServer, settings: Record<stri
   await page.waitForTimeout(500);
 }
 
+/**
+ * The codicon each status shows (src/core/jobs/present.ts), by the first words of its row's
+ * description: the shape, not only the colour, tells the statuses apart, in every theme.
+ */
+const STATUS_ICONS: [RegExp, string][] = [
+  [/^active\b/, 'sync'],
+  [/^pull request opened\b/, 'git-pull-request'],
+  [/^completed, no changes\b/, 'check'],
+  [/^failed\b/, 'error'],
+  [/^archived\b/, 'archive'],
+  [/^queued\b/, 'clock'],
+  [/^running\b/, 'sync'],
+  [/^completed\b/, 'package'],
+];
+/** The demo's rows cover these statuses (at least), in the two views. */
+const DEMO_STATUSES = ['active', 'pull request opened', 'failed', 'archived', 'completed'];
+
+/** Every job row of both views: its description and the codicon of its icon; fails on a row whose icon is not its status's. */
+async function expectStatusIcons(page: Page, theme: string): Promise<string> {
+  const rows = await page.locator('.pane-body .monaco-list-row').evaluateAll((elements) =>
+    elements.map((row) => ({
+      description: row.querySelector('.label-description')?.textContent ?? '',
+      icon: [...(row.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].filter((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-')).map((c) => c.slice('codicon-'.length)),
+    })),
+  );
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const wanted = STATUS_ICONS.find(([status]) => status.test(row.description));
+    if (wanted === undefined) continue;
+    seen.add(/^[a-z ,]+?(?= ·|$)/.exec(row.description)?.[0] ?? row.description);
+    if (row.icon.length !== 1 || row.icon[0] !== wanted[1]) throw new Error(`UI check: in ${theme}, the row "${row.description}" shows the icon ${JSON.stringify(row.icon)}, not codicon-${wanted[1]}`);
+  }
+  const missing = DEMO_STATUSES.filter((status) => ![...seen].some((s) => s === status || s.startsWith(`${status} `)));
+  if (missing.length > 0) throw new Error(`UI check: in ${theme}, no row with the status ${missing.join(', ')} (rows: ${JSON.stringify(rows.map((r) => r.description))})`);
+  return [...seen].sort().join(', ');
+}
+
 const VALUES = `# The deployment's Helm values (only staticExport is Docs Admin's to change)
 replicaCount: 2
 staticExport:
@@ -136,13 +173,16 @@ async function main(): Promise<void> {
       const shown = await expectText(page, '.quick-input-widget .monaco-list', new RegExp(`Docs Admin: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `"Docs Admin: ${title}" in the palette`);
       if (!shown.includes(title)) throw new Error(`UI check: the palette lacks "Docs Admin: ${title}"`);
     }
-    // The tree in the light and high-contrast themes: every status keeps its own icon shape.
+    // The tree in the dark, light and high-contrast themes: every status keeps its own icon shape.
     const settings = JSON.parse(readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+    const iconsSeen = [`Default Dark Modern: ${await expectStatusIcons(page, 'Default Dark Modern')}`];
     for (const [theme, file] of [['Default Light Modern', 'theme-light.png'], ['Default High Contrast', 'theme-high-contrast-dark.png'], ['Default High Contrast Light', 'theme-high-contrast-light.png']] as const) {
       await selectTheme(page, server, settings, theme);
       await expectText(page, '.pane-body', /acme\/docs/, `the rows in ${theme}`);
+      iconsSeen.push(`${theme}: ${await expectStatusIcons(page, theme)}`);
       await page.screenshot({ path: join(SHOTS, file) });
     }
+    console.log(`UI check: each status's icon, by theme: ${iconsSeen.join('; ')}`);
     await selectTheme(page, server, settings, 'Default Dark Modern');
 
     // The walkthrough: the four steps the playground has done are ticked off, the last is open.

@@ -22,7 +22,7 @@ import { recordingLogger } from '../support/logger';
 const KEY = 'da_test_ranges_key_7d2e';
 const MiB = 1024 * 1024;
 
-describe('reliability: the download in byte ranges', function () {
+describe('reliability: the download in byte ranges @ranges', function () {
   this.timeout(30_000);
   let sim: Simulator;
   let client: AdminApiClient;
@@ -81,7 +81,7 @@ describe('reliability: the download in byte ranges', function () {
     return splitRanges(content.length, 4).map((r) => `bytes=${r.start}-${r.end}`);
   }
 
-  it('control: four ranges at once, one request each, the bundle byte for byte', async () => {
+  it('@control four ranges at once, one request each, the bundle byte for byte', async () => {
     const result = await downloadBundle(options());
     assert.ok(saved().equals(content));
     assert.equal(result.requests, 4);
@@ -90,7 +90,7 @@ describe('reliability: the download in byte ranges', function () {
     for (const r of storage()) assert.equal(r.headers.authorization, undefined);
   });
 
-  it('control: below the size threshold, or with connections: 1, one stream without Range', async () => {
+  it('@control below the size threshold, or with connections: 1, one stream without Range', async () => {
     await downloadBundle(options({ parallelFromBytes: 64 * MiB }));
     rmSync(join(dir, 'docs.tar.gz'));
     await downloadBundle(options({ connections: 1 }));
