@@ -81,10 +81,9 @@ export class PromptComposer implements vscode.Disposable {
     }
     const document = open ?? (await vscode.workspace.openTextDocument(uri));
     const beside = vscode.window.activeTextEditor !== undefined && this.addressOf(vscode.window.activeTextEditor.document.uri) === undefined;
-    const editor = await vscode.window.showTextDocument(document, { preview: false, viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active });
+    // The cursor where the request goes, as the editor opens (not a moment later: typing would land before it).
     const end = document.lineAt(document.lineCount - 1).range.end;
-    editor.selection = new vscode.Selection(end, end);
-    editor.revealRange(new vscode.Range(end, end));
+    const editor = await vscode.window.showTextDocument(document, { preview: false, viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, selection: new vscode.Range(end, end) });
     this.updateContext(editor);
     this.lensEmitter.fire();
     return { editor, continued };

@@ -147,6 +147,7 @@ async function main(): Promise<void> {
 
     // Ask Agent from a page: the composer beside it, prefilled with the page and the selected
     // lines; Ctrl+Enter sends; the new job's row appears.
+    await runCommand(page, 'View: Close All Editor Groups');
     mkdirSync(join(server.workspace, 'docs'), { recursive: true });
     writeFileSync(join(server.workspace, 'docs', 'quickstart.mdx'), '# Quickstart\n\nInstall the CLI with npm.\n<Tip>Node 20 or later.</Tip>\n\nThen run it.\n');
     await page.keyboard.press('Escape');
@@ -154,16 +155,23 @@ async function main(): Promise<void> {
     await page.locator('.quick-input-widget input').fill('quickstart.mdx');
     await expectText(page, '.quick-input-widget .monaco-list', /quickstart\.mdx/, 'the page in Quick Open');
     await page.keyboard.press('Enter');
-    await expectText(page, '.editor-instance', /Install the CLI/, 'the page in the editor');
+    await expectText(page, '.editor-instance', /Install\sthe\sCLI/, 'the page in the editor');
     await page.keyboard.press('Control+G');
     await page.keyboard.type('3');
     await page.keyboard.press('Enter');
-    await page.keyboard.press('Shift+Down');
-    await page.keyboard.press('Shift+Down');
-    await runCommand(page, 'Docs Admin: Ask Agent…');
-    await expectText(page, '.editor-instance >> nth=1', /Page: docs\/quickstart\.mdx[\s\S]*Selected lines 3-4/, 'the composer with the page and the selection');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    // From the palette, without the Escape that runCommand presses first (it would drop the selection).
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Docs Admin: Ask Agent…');
+    await expectText(page, '.quick-input-widget .monaco-list', /Docs Admin: Ask Agent…/, '"Docs Admin: Ask Agent…" in the palette');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance >> nth=1', /Page:\sdocs\/quickstart\.[\s\S]*Selected\slines\s3-4/, 'the composer with the page and the selection');
     await page.keyboard.type('Say which Node versions are tested, and link the install guide.', { delay: 5 });
-    await expectText(page, '.editor-instance >> nth=1', /Send to agent[\s\S]*link the install guide/, 'the Send CodeLens and the request');
+    await expectText(page, '.editor-instance >> nth=1', /install\s+guide/, 'the request in the composer');
+    // Back to the top, where the Send CodeLens sits (the view keeps only what is on screen).
+    await page.keyboard.press('Control+Home');
+    await expectText(page, '.editor-instance >> nth=1 >> .codelens-decoration', /Send\sto\sagent/, 'the Send CodeLens');
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-composer.png') });
     await page.keyboard.press('Control+Enter');

@@ -64,7 +64,11 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.match(text, /^<!-- docs-admin:composer Ask the agent for a change\. .*Ctrl\+Enter/);
     assert.ok(text.includes('Page: docs/guide/install.mdx\nSelected lines 3-4:\n3 | Run the installer.\n4 | <Note>Needs admin rights.</Note>\n'), text);
     await type('Say which rights, and link the admin guide.');
-    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    sim.clearRequests();
+    // Ctrl+Enter twice in a row: one job.
+    const [sent, twice] = await Promise.all([vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send'), vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send')]);
+    assert.deepEqual(twice, { outcome: 'cancelled' });
+    assert.equal(posts().length, 1);
     assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
     assert.deepEqual(sim.agentPrompts(sent.jobId), [ 'Page: docs/guide/install.mdx\nSelected lines 3-4:\n3 | Run the installer.\n4 | <Note>Needs admin rights.</Note>\n\nSay which rights, and link the admin guide.']);
     // The row is there at once, active; the draft is gone (file and tab).

@@ -25,6 +25,7 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000
 describe('asking the agent (core/agent/ask) against the simulator', () => {
   let sim: Simulator;
   let client: AdminApiClient;
+  let log: ReturnType<typeof recordingLogger>;
   const slept: number[] = [];
   const sleep = (ms: number) => {
     slept.push(ms);
@@ -34,7 +35,8 @@ describe('asking the agent (core/agent/ask) against the simulator', () => {
   beforeEach(async () => {
     slept.length = 0;
     sim = await Simulator.start({ keys: [{ key: KEY }], agentDefaults: { durationMs: 60_000 } });
-    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, log: recordingLogger('ask'), requestTimeoutMs: 400, connectTimeoutMs: 400, baseDelayMs: 1, maxDelayMs: 2, sleep: () => Promise.resolve() });
+    log = recordingLogger('ask');
+    client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, log, requestTimeoutMs: 400, connectTimeoutMs: 400, baseDelayMs: 1, maxDelayMs: 2, sleep: () => Promise.resolve() });
   });
   afterEach(async () => {
     await client.close();
@@ -50,6 +52,7 @@ describe('asking the agent (core/agent/ask) against the simulator', () => {
     assert.deepEqual(slept, [30_000]);
     assert.equal(posts().length, 2);
     assert.deepEqual(sim.agentPrompts(job.id), ['Fix the typo']);
+    assert.ok(log.lines.length > 0 && !log.lines.some((l) => l.includes('Fix the typo')), 'the prompt (the person\'s own text) is in no log line');
   });
 
   it('a second 429, a longer one, or one that does not say when: no more sends, and the error says when to try again', async () => {

@@ -23,6 +23,8 @@ export type SendOutcome =
 
 export function register(deps: Deps): vscode.Disposable[] {
   const composer = deps.composer;
+  /** Drafts being sent now: a second Ctrl+Enter while the first is on its way sends nothing. */
+  const sending = new Set<string>();
   return [
     command('docsAdmin.agent.ask', deps, async (uri?: unknown) => {
       requireService(deps);
@@ -39,7 +41,20 @@ export function register(deps: Deps): vscode.Disposable[] {
       const opened = await composer.open(address, header(address.request), '');
       return opened.editor.document.uri;
     }),
-    command('docsAdmin.agent.send', deps, (uri?: unknown) => send(deps, composer, uri)),
+    command('docsAdmin.agent.send', deps, async (uri?: unknown) => {
+      const document = composerDocument(composer, uri);
+      const key = document.uri.toString();
+      if (sending.has(key)) {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
+        return { outcome: 'cancelled' } satisfies SendOutcome;
+      }
+      sending.add(key);
+      try {
+        return await send(deps, composer, document);
+      } finally {
+        sending.delete(key);
+      }
+    }),
     command('docsAdmin.agent.discardDraft', deps, async (uri?: unknown) => {
       const document = composerDocument(composer, uri);
       await composer.discard(document.uri);
@@ -49,9 +64,7 @@ export function register(deps: Deps): vscode.Disposable[] {
 }
 
 function header(request: AgentRequest): string {
-  const how = vscode.l10n.t(
-    'Write what the agent should do, then send it with Ctrl+Enter (Cmd+Enter on macOS), "Send" above, or the send button of the title bar. Closing this tab sends nothing; the draft is kept until the agent takes it. This line is not sent.',
-  );
+  const how = vscode.l10n.t('Send: Ctrl+Enter (Cmd+Enter on macOS) or "Send" above. Closing this tab sends nothing; the draft is kept. This line is not sent.');
   return request.kind === 'create' ? `${vscode.l10n.t('Ask the agent for a change.')} ${how}` : `${vscode.l10n.t('A follow-up instruction to agent job {0}.', request.jobId)} ${how}`;
 }
 
@@ -98,8 +111,7 @@ function environmentName(id: string): string {
   return id.startsWith('env:') ? id.slice(4) : vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' });
 }
 
-async function send(deps: Deps, composer: PromptComposer, uri: unknown): Promise<SendOutcome> {
-  const document = composerDocument(composer, uri);
+async function send(deps: Deps, composer: PromptComposer, document: vscode.TextDocument): Promise<SendOutcome> {
   const address = composer.addressOf(document.uri);
   if (address === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
   if (address.environmentId !== deps.session.environment.id) {
