@@ -84,6 +84,8 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   });
 
   it('a follow-up makes a completed job active again; it is polled again and notifies again', async () => {
+    // No page open: the follow-up starts empty (with a page and a selection, they would go with it).
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const job = sim.addAgentJob({ durationMs: 2_000_000, createdAt: sim.now() - 3_000_000 });
     const id = String(job.id);
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);

@@ -38,7 +38,9 @@ export function register(deps: Deps): vscode.Disposable[] {
       const job = requireService(deps).get(node.key);
       if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'message', jobId: job.id } };
-      const opened = await composer.open(address, header(address.request), '');
+      // Lines selected in the page beside go with it, as for a new job.
+      const editor = editorFor(undefined, composer);
+      const opened = await composer.open(address, header(address.request), editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
       return opened.editor.document.uri;
     }),
     command('docsAdmin.agent.send', deps, async (uri?: unknown) => {
