@@ -6,6 +6,7 @@
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { packageConfigs, preparePackages } from './scripts/packages.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -53,6 +54,10 @@ if (!production) {
     logLevel: 'warning',
   });
 }
+
+// The CLI's npm package (cli/) and the GitHub Action's entry (dist/action/): see scripts/packages.mjs.
+configs.push(...packageConfigs(bundled));
+preparePackages();
 
 rmSync('dist', { recursive: true, force: true });
 if (!production) rmSync('out', { recursive: true, force: true });
