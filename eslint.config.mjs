@@ -45,6 +45,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Messages render [label](command:…) as a clickable link: every message goes through
+    // src/vscode/messages.ts, which makes the outside text it quotes safe (src/core/untrusted.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/messages.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['showErrorMessage', 'showWarningMessage', 'showInformationMessage'].map((property) => ({
+          property,
+          message: 'Show messages through Messages (src/vscode/messages.ts, deps.messages): it leaves no clickable link in outside text.',
+        })),
+      ],
+    },
+  },
   // The core's and the CLI's user-facing text: through @vscode/l10n, in the shape its exporter sees.
   coreL10n(),
   // The editor side's user-facing text: through vscode.l10n.t.

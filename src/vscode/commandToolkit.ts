@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { KeyStore } from './keys';
+import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
 import type { Session } from './session';
 import type { JobNode } from './tree/jobsTree';
@@ -16,6 +17,8 @@ export interface Deps {
   keys: KeyStore;
   log: Logger;
   channel: vscode.LogOutputChannel;
+  /** The one way to show a message: it makes whatever the text quotes safe (no links). */
+  messages: Messages;
   reveal: (node: JobNode) => void;
   /** The walkthrough's progress (a publish completes its last step). */
   setup: SetupProgress;
@@ -25,9 +28,11 @@ export interface Deps {
 
 /**
  * Registers a command, wrapped once: an error is logged with its stack and shown with a
- * "Show Logs" action; the handler's result is returned (tests read it).
+ * "Show Logs" action; the handler's result is returned (tests read it). The message often
+ * quotes outside text (a server's error, an entry name): it is shown through `Messages`, which
+ * leaves nothing in it clickable; the raw text is in the log.
  */
-export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' | 'channel'>, handler: (...args: A) => unknown): vscode.Disposable {
+export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' | 'channel' | 'messages'>, handler: (...args: A) => unknown): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: A) => {
     try {
       return await handler(...args);
@@ -35,7 +40,7 @@ export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' 
       const message = error instanceof Error ? error.message : String(error);
       deps.log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? message) : message}`);
       const showLogs = vscode.l10n.t('Show Logs');
-      void vscode.window.showErrorMessage(message, showLogs).then((choice) => {
+      void deps.messages.error(message, showLogs).then((choice) => {
         if (choice === showLogs) deps.channel.show(true);
       });
       return undefined;

@@ -12,6 +12,7 @@ import type { Logger } from '../core/log';
 import type { Network } from '../core/net/network';
 import { CA_SETTING, networkHints, readConfig, readNetworkSettings } from './config';
 import { activeEnvironment, type Environment } from './environments';
+import type { Messages } from './messages';
 import type { KeyStore } from './keys';
 
 export type SessionState = ServiceState['kind'] | 'noProject';
@@ -52,6 +53,7 @@ export class Session implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly keys: KeyStore,
     private readonly log: Logger,
+    private readonly messages: Messages,
   ) {
     this.env = activeEnvironment(context.globalState);
   }
@@ -219,7 +221,7 @@ export class Session implements vscode.Disposable {
     const shown = problems.join('\n');
     if (shown !== this.shownNetworkProblems && problems.length > 0) {
       const openSettings = vscode.l10n.t('Open Settings');
-      void vscode.window.showWarningMessage(problems.join(' '), openSettings).then((choice) => {
+      void this.messages.warn(problems.join(' '), openSettings).then((choice) => {
         if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', network === undefined ? 'http.proxy' : CA_SETTING);
       });
     }

@@ -99,14 +99,14 @@ export function register(deps: Deps): vscode.Disposable[] {
         });
       });
       if (result === undefined) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Download cancelled; nothing was saved.'));
+        void deps.messages.info(vscode.l10n.t('Download cancelled; nothing was saved.'));
         return undefined;
       }
       await deps.context.globalState.update(LAST_FOLDER, dirname(chosen));
       await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
       const extract = vscode.l10n.t('Extract…');
       const reveal = vscode.l10n.t('Reveal');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
+      void deps.messages.info(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
         if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
       });

@@ -57,7 +57,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       );
       if (exists && args.file === undefined) {
         const replace = vscode.l10n.t('Replace');
-        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
+        const answer = await deps.messages.ask('warning', vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
         if (answer !== replace) return undefined;
       } else if (exists) {
         throw new Error(vscode.l10n.t('{0} already exists; rename the bundle file or remove the old one.', target));
@@ -78,7 +78,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, signal));
       }
       const where = vscode.workspace.asRelativePath(uri);
-      void vscode.window.showInformationMessage(
+      void deps.messages.info(
         args.rollout === false ? vscode.l10n.t('Imported {0}: {1} points at {2}.', name, where, bundleUrl) : vscode.l10n.t('Imported {0}: {1} points at {2}; rollout done.', name, where, bundleUrl),
       );
       return { bundleUrl, path: target };

@@ -52,21 +52,26 @@ export function register(deps: Deps): vscode.Disposable[] {
       const check = await liveCheck(deps, key);
       if (check.result === 'rejected') {
         const saveAnyway = vscode.l10n.t('Save Anyway');
-        const choice = given === undefined ? await vscode.window.showErrorMessage(vscode.l10n.t('The server rejected this key; it was not saved. {0}', check.note ?? ''), saveAnyway) : undefined;
-        if (choice !== saveAnyway) return false;
+        // The note quotes the server's 401 text: Messages leaves nothing in it clickable.
+        const rejected = vscode.l10n.t('The server rejected this key; it was not saved. {0}', check.note ?? '');
+        if (given !== undefined) {
+          void deps.messages.error(rejected);
+          return false;
+        }
+        if ((await deps.messages.error(rejected, saveAnyway)) !== saveAnyway) return false;
       }
       await deps.keys.set(env.id, key);
       await deps.session.rebuild();
-      if (check.result === 'unchecked') void vscode.window.showWarningMessage(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
-      else if (check.note === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
-      else void vscode.window.showInformationMessage(vscode.l10n.t('Admin key saved for "{0}" ({1}).', env.name, check.note));
+      if (check.result === 'unchecked') void deps.messages.warn(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
+      else if (check.note === undefined) void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
+      else void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" ({1}).', env.name, check.note));
       return true;
     }),
     command('docsAdmin.key.clear', deps, async (confirmed?: boolean) => {
       const env = deps.session.environment;
       if (confirmed !== true) {
         const remove = vscode.l10n.t('Remove');
-        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the admin key of "{0}" from the system keychain?', env.name), { modal: true }, remove);
+        const choice = await deps.messages.ask('warning', vscode.l10n.t('Remove the admin key of "{0}" from the system keychain?', env.name), { modal: true }, remove);
         if (choice !== remove) return false;
       }
       await deps.keys.delete(env.id);

@@ -97,12 +97,12 @@ export function register(deps: Deps): vscode.Disposable[] {
         if (observed !== undefined) service.releaseExport(observed);
       });
       if (result === undefined) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
+        void deps.messages.info(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
         return undefined;
       }
       await rememberJob(deps, uri, result.jobId);
       await deps.setup.markPublished();
-      void vscode.window.showInformationMessage(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
+      void deps.messages.info(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
       return result;
     }),
   ];

@@ -40,7 +40,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await rememberJob(deps, uri, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(uri)}: staticExport.bundleUrl set to ${redactUrl(link.bundle.bundleUrl)} (export ${job.id}).`);
       const where = vscode.workspace.asRelativePath(uri);
-      void vscode.window.showInformationMessage(
+      void deps.messages.info(
         changed ? vscode.l10n.t('{0} now points at the bundle of {1}. Undo in the editor if that was not meant.', where, job.domain ?? job.id) : vscode.l10n.t('{0} already pointed at this bundle.', where),
       );
       return link.bundle.bundleUrl;
@@ -55,7 +55,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await applyStaticExport(target, { bundleUrl: link.bundle.bundleUrl });
       await rememberJob(deps, target, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(target)}: regenerated the bundle of export ${job.id}; bundleUrl is now ${redactUrl(link.bundle.bundleUrl)}.`);
-      void vscode.window.showInformationMessage(
+      void deps.messages.info(
         vscode.l10n.t('New bundle link written to {0}. Roll the deployment out (Docs Admin: Publish Static Export… does all of it).', vscode.workspace.asRelativePath(target)),
       );
       return link.bundle.bundleUrl;

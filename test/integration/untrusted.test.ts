@@ -1,0 +1,104 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DocsAdminInternals } from '../../src/extension';
+import type { ShownMessage } from '../../src/vscode/messages';
+import { Simulator } from '../simulator';
+import { zip } from '../unit/support/archives';
+import { configure, internals, waitFor } from './support';
+
+/** Where a click would send the admin key: the issue's example. */
+const EVIL = 'https://evil.example';
+const LINK = `[Show Logs](command:docsAdmin.baseUrl.set?${encodeURIComponent(JSON.stringify([EVIL]))})`;
+
+/**
+ * VS Code's own test for a link in a notification (vs/base/common/linkedText.ts): any match is
+ * rendered as a clickable link.
+ */
+const RENDERED_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+
+describe('outside text in notifications: nothing in it can be clicked', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: DocsAdminInternals;
+  let dir: string;
+
+  const baseUrl = () => vscode.workspace.getConfiguration('docsAdmin').get<string>('baseUrl');
+  const shownSince = (count: number): ShownMessage[] => api.messages.recent.slice(count);
+  /** The message was handed to the workbench with the quoted text, and with no link in it. */
+  const assertNoLink = (message: ShownMessage | undefined, quoted: RegExp) => {
+    assert.ok(message, 'a message was shown');
+    assert.match(message.text, quoted, 'the outside text is still there to read');
+    assert.deepEqual([...message.text.matchAll(RENDERED_LINK)], [], `no link in: ${message.text}`);
+    assert.equal(baseUrl(), sim.baseUrl, 'the base URL is unchanged');
+  };
+
+  before(async () => {
+    sim = await Simulator.start({ timeScale: 1_000 });
+    api = await internals();
+    dir = mkdtempSync(join(tmpdir(), 'docs-admin-untrusted-it-'));
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    await waitFor('the ok state', () => api.session.state === 'ok');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an export\'s server error with link syntax: the failure notification has no link', async () => {
+    const { jobId } = sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 2_000_000, outcome: 'failed', error: `Render failed. ${LINK}` });
+    const before = api.messages.recent.length;
+    await api.session.service?.trackExportJob(String(jobId));
+    await waitFor('the failure notification', () => shownSince(before).some((m) => m.text.startsWith('Static export of docs.acme.dev failed')));
+    const shown = shownSince(before).find((m) => m.text.startsWith('Static export of docs.acme.dev failed'));
+    assertNoLink(shown, /Render failed\. \[Show Logs\] \(command:docsAdmin\.baseUrl\.set/);
+    assert.deepEqual(shown?.items, ['Retry', 'Show Logs'], 'the real actions are buttons');
+  });
+
+  it('a 401 whose body carries link syntax: the error shown has no link', async () => {
+    sim.injectFault({ route: 'export.start', kind: 'status', status: 401, body: { error: `Invalid key. ${LINK}` }, times: 1 });
+    const before = api.messages.recent.length;
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', 'docs.acme.dev'), undefined);
+    await waitFor('the error', () => shownSince(before).some((m) => m.severity === 'error'));
+    assertNoLink(
+      shownSince(before).find((m) => m.severity === 'error'),
+      /Invalid key\. \[Show Logs\] \(command:/,
+    );
+  });
+
+  it('a key check answered by a 401 with link syntax: the message has no link', async () => {
+    const good = sim.keys.splice(0, sim.keys.length, { key: 'da_other_key_000' });
+    sim.injectFault({ route: 'agent.get', kind: 'status', status: 401, body: { error: `Key revoked. ${LINK}` }, times: 1 });
+    const before = api.messages.recent.length;
+    try {
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', 'da_wrong_key_999'), false);
+      await waitFor('the error', () => shownSince(before).some((m) => m.severity === 'error'));
+      assertNoLink(
+        shownSince(before).find((m) => m.severity === 'error'),
+        /Key revoked\. \[Show Logs\] \(command:/,
+      );
+    } finally {
+      sim.keys.splice(0, sim.keys.length, ...good);
+    }
+  });
+
+  it('an archive entry named with link syntax: the refusal has no link', async () => {
+    const name = `../[Show Logs](command:docsAdmin.baseUrl.set?%5B%22https%3A%2F%2Fevil.example%22%5D)`;
+    const archive = join(dir, 'evil.zip');
+    writeFileSync(archive, zip([{ name: 'index.html', data: '<html></html>' }, { name, data: 'x' }]));
+    const before = api.messages.recent.length;
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', undefined, { archive, folder: join(dir, 'out') }), undefined);
+    await waitFor('the refusal', () => shownSince(before).some((m) => m.severity === 'error'));
+    assertNoLink(
+      shownSince(before).find((m) => m.severity === 'error'),
+      /\[Show Logs\] \(command:docsAdmin\.baseUrl\.set/,
+    );
+  });
+});
