@@ -89,6 +89,30 @@ describe('outside text in notifications: nothing in it can be clicked', function
     }
   });
 
+  it('a base URL re-pointed (as the link would) gets no key: the view says why, and a warning asks', async () => {
+    const other = await Simulator.start({ timeScale: 1_000 });
+    try {
+      sim.addAgentJob({ id: 'job-watched', durationMs: 100_000_000 });
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-watched');
+      const before = api.messages.recent.length;
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', other.baseUrl), true);
+      await waitFor('the key held back', () => api.session.state === 'noKey').catch(() => assert.fail(`${api.session.state}: ${api.session.stateMessage ?? ''}`));
+      assert.match(api.session.stateMessage ?? '', /was set for http:\/\/127\.0\.0\.1:\d+, not for/);
+      await waitFor('the warning', () => shownSince(before).some((m) => m.severity === 'warning'));
+      const warning = shownSince(before).find((m) => m.severity === 'warning');
+      assert.deepEqual(warning?.items, ['Set Admin Key', `Send the Key to ${new URL(other.baseUrl).origin}`]);
+      await vscode.commands.executeCommand('docsAdmin.refresh');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.deepEqual(other.requests.filter((r) => r.headers.authorization !== undefined), [], 'no key reached the other server');
+      // Back to the server the key was set for: it is used again.
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', sim.baseUrl), true);
+      await waitFor('the ok state', () => api.session.state === 'ok');
+    } finally {
+      await vscode.commands.executeCommand('docsAdmin.baseUrl.set', sim.baseUrl);
+      await other.stop();
+    }
+  });
+
   it('an archive entry named with link syntax: the refusal has no link', async () => {
     const name = `../[Show Logs](command:docsAdmin.baseUrl.set?%5B%22https%3A%2F%2Fevil.example%22%5D)`;
     const archive = join(dir, 'evil.zip');

@@ -60,7 +60,9 @@ export function register(deps: Deps): vscode.Disposable[] {
         }
         if ((await deps.messages.error(rejected, saveAnyway)) !== saveAnyway) return false;
       }
-      await deps.keys.set(env.id, key);
+      // Bound to this server: a base URL changed later gets nothing until the person agrees.
+      const base = checkBaseUrl(env.baseUrl);
+      await deps.keys.set(env.id, key, base.ok ? new URL(base.baseUrl).origin : undefined);
       await deps.session.rebuild();
       if (check.result === 'unchecked') void deps.messages.warn(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
       else if (check.note === undefined) void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
