@@ -42,6 +42,8 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
   async function useSimulator(on: Simulator, expectNetwork: RegExp): Promise<void> {
     await configure({ baseUrl: on.baseUrl, projectId: on.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     await waitFor(`the session on ${on.baseUrl} with ${String(expectNetwork)}`, () => api.session.client?.origin === new URL(on.baseUrl).origin && expectNetwork.test(network()));
+    // The key is bound to the server it was set for: set it again for this one, as a person would.
+    await vscode.commands.executeCommand('docsAdmin.key.set', KEY);
   }
 
   async function completedRow(on: Simulator): Promise<string> {
