@@ -60,6 +60,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The CLI prints through the Io that run() wraps with terminalSafe (src/cli/context.ts):
+    // outside text never reaches a terminal or a CI log raw. Only main.ts touches the streams.
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/main.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        ...['stdout', 'stderr'].map((property) => ({ object: 'process', property, message: 'Print through ctx.io (made safe by terminalSafe in run()), never to the streams directly.' })),
+      ],
+    },
+  },
   // The core's and the CLI's user-facing text: through @vscode/l10n, in the shape its exporter sees.
   coreL10n(),
   // The editor side's user-facing text: through vscode.l10n.t.
