@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -47,7 +47,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
 
   after(async () => {
     await vscode.commands.executeCommand('docsAdmin.key.clear', true);
-    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'rollout.command': undefined, 'rollout.release': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -124,5 +124,28 @@ describe('outside text in notifications: nothing in it can be clicked', function
       shownSince(before).find((m) => m.severity === 'error'),
       /\[Show Logs\] \(command:docsAdmin\.baseUrl\.set/,
     );
+  });
+
+  it('the rollout runs one program with its arguments: a release name with shell syntax stays text, and the admin key is not in its environment', async () => {
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 1_000 });
+    const uri = vscode.Uri.file(join(dir, 'values.yaml'));
+    writeFileSync(uri.fsPath, 'staticExport:\n  enabled: false\n');
+    const seen = join(dir, 'rollout-seen.json');
+    const pwned = join(dir, 'PWNED');
+    const script = join(dir, 'rollout.js');
+    writeFileSync(script, `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ args: process.argv.slice(2), key: process.env.DOCS_ADMIN_API_KEY ?? null }));`);
+    const release = `docs"$(touch ${pwned})"'; touch ${pwned}; '\`touch ${pwned}\``;
+    await configure({ 'rollout.command': `"${process.execPath}" "${script}" \${release} -f \${valuesFile}`, 'rollout.release': release });
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), 'published');
+    const got = JSON.parse(readFileSync(seen, 'utf8')) as { args: string[]; key: string | null };
+    assert.deepEqual(got.args, [release, '-f', uri.fsPath], 'each value one argument, as it was');
+    assert.equal(existsSync(pwned), false, 'nothing in the value ran');
+    // The host starts VS Code with DOCS_ADMIN_API_KEY set (test/host/codeServer.ts).
+    assert.ok(got.key === null || got.key === '', `the admin key is not handed to the rollout (got ${JSON.stringify(got.key?.slice(0, 3))}…)`);
+    // A value that would be taken for an option is refused before anything runs.
+    await configure({ 'rollout.release': '--post-renderer=./x' });
+    rmSync(seen, { force: true });
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined);
+    assert.equal(existsSync(seen), false, 'the rollout did not run');
   });
 });

@@ -75,7 +75,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
       deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
       if (args.rollout !== false) {
-        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, signal));
+        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, deps, signal));
       }
       const where = vscode.workspace.asRelativePath(uri);
       void deps.messages.info(

@@ -71,7 +71,7 @@ export function register(deps: Deps): vscode.Disposable[] {
           domain: domain.domain,
           ...(args.version === undefined ? {} : { version: args.version }),
           values: editorValuesStore(uri, { refuseUnsaved: true }),
-          ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
+          ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, deps, s) }),
           signal,
           log: deps.log,
           onStep: (step) => progress.report({ message: STEP_TITLES[step] }),
