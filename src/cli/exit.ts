@@ -5,7 +5,7 @@ import { DiskSpaceError } from '../core/bundle/diskSpace';
 import { BundleDownloadError } from '../core/bundle/download/errors';
 import { TargetFolderError } from '../core/bundle/extract/extract';
 import { ValuesFileError } from '../core/deploy/values';
-import { ExportFailedError, RolloutError, ValuesChangedError } from '../core/deploy/errors';
+import { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError } from '../core/deploy/errors';
 import { UnsafeArchiveError } from '../core/bundle/extract/archivePaths';
 
 export const EXIT = {
@@ -46,7 +46,7 @@ export function exitCodeOf(error: unknown): number {
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
   if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
-  if (error instanceof UnsafeArchiveError) return EXIT.badBundle;
+  if (error instanceof UnsafeArchiveError || error instanceof InsecureBundleUrlError) return EXIT.badBundle;
   if (error instanceof BundleDownloadError) {
     if (error.reason === 'size' || error.reason === 'link') return EXIT.badBundle;
     if (error.reason === 'exists' || error.reason === 'disk') return EXIT.usage;

@@ -99,6 +99,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     ...(rollout === undefined ? {} : { rollout: rolloutRunner(rollout, ctx.io) }),
     signal: ctx.io.signal,
     log: ctx.log,
+    allowHttpBundleUrl: { allowed: parsed.options['allow-http-bundle'] === true, hint: '--allow-http-bundle' },
     ...(timeout === undefined ? {} : { wait: { timeoutMs: timeout * 1000 } }),
     onStep: (step, detail) => {
       line.done();

@@ -74,6 +74,7 @@ export function register(deps: Deps): vscode.Disposable[] {
           ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, deps, s) }),
           signal,
           log: deps.log,
+          allowHttpBundleUrl: { allowed: config.allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' },
           onStep: (step) => progress.report({ message: STEP_TITLES[step] }),
           onProgress: (job) => {
             // The export shows in the tree and the status bar like any other, from the

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { checkBundleUrlScheme } from '../../core/deploy/errors';
 import { redactUrl } from '../../core/redact';
+import { readConfig } from '../config';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
 import { REGENERATE_COMMAND } from '../values/diagnostics';
 import { command, isJobNode, type Deps } from '../commandToolkit';
@@ -36,6 +38,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         version = typed.trim() === '' ? undefined : typed.trim();
       }
       const link = await freshLink(deps, key);
+      checkBundleUrlScheme(link.bundle.bundleUrl, { allowed: readConfig().allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' });
       const changed = await applyStaticExport(uri, { bundleUrl: link.bundle.bundleUrl, ...(version === undefined ? {} : { version }) });
       await rememberJob(deps, uri, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(uri)}: staticExport.bundleUrl set to ${redactUrl(link.bundle.bundleUrl)} (export ${job.id}).`);
@@ -52,6 +55,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
       const link = await job.links.regenerate(job.id);
+      checkBundleUrlScheme(link.bundle.bundleUrl, { allowed: readConfig().allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' });
       await applyStaticExport(target, { bundleUrl: link.bundle.bundleUrl });
       await rememberJob(deps, target, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(target)}: regenerated the bundle of export ${job.id}; bundleUrl is now ${redactUrl(link.bundle.bundleUrl)}.`);
