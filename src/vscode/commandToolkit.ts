@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import { codeArgs } from './fromCode';
 import type { KeyStore } from './keys';
 import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
@@ -59,4 +60,17 @@ export function requireService(deps: Pick<Deps, 'session'>) {
 
 export function isJobNode(value: unknown): value is JobNode {
   return typeof value === 'object' && value !== null && typeof (value as JobNode).key === 'string';
+}
+
+/**
+ * A command's options that choose files or skip its questions, only when they came from code
+ * (see fromCode.ts): from a link in a message, or anything else that passes plain JSON, they
+ * are refused, and the command does nothing.
+ */
+export function optionsFromCode<T extends object>(given: T | undefined, id: string): Partial<T> {
+  const args = codeArgs(given);
+  if (args === undefined) {
+    throw new Error(vscode.l10n.t('{0} was run with options that choose files or skip its questions, from outside Docs Admin (a link in a message?): refused. Run it from the Command Palette or the Docs Admin views.', id));
+  }
+  return args;
 }

@@ -10,6 +10,7 @@ import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { TestProxy } from '../support/proxy';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 const KEY = 'da_it_network_key_4e7a';
 
@@ -54,7 +55,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
   }
 
   async function downloadRow(jobId: string, name: string): Promise<DownloadResult | undefined> {
-    return vscode.commands.executeCommand<DownloadResult | undefined>('docsAdmin.export.downloadBundle', rowOf(jobId), { target: join(dir, name), replace: true });
+    return vscode.commands.executeCommand<DownloadResult | undefined>('docsAdmin.export.downloadBundle', rowOf(jobId), fromCode({ target: join(dir, name), replace: true }));
   }
 
   before(async () => {

@@ -16,6 +16,7 @@ import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { configure, internals, waitFor } from './support';
 import { jobKey, type TrackedJob } from '../../src/core/jobs/trackedJob';
+import { fromCode } from '../../src/vscode/fromCode';
 
 const STAGING_KEY = 'da_reliability_staging_key_77f3';
 
@@ -187,7 +188,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
       await vscode.window.showTextDocument(document);
       await typeInto(document, 'resources: {}  # not saved yet\n');
       const before = exportStarts();
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), undefined);
       assert.equal(exportStarts(), before, 'no export was started');
       assert.ok(document.isDirty);
       assert.match(document.getText(), /# not saved yet/);
@@ -200,7 +201,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
       sim.setExportDefaults({ queuedMs: 0, durationMs: 1_500_000 });
       const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document);
-      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri, rollout: false });
+      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri, rollout: false }));
       const before = sim.requests.filter((r) => r.route === 'export.status').length;
       await waitFor('the export to be followed', () => sim.requests.filter((r) => r.route === 'export.status').length > before);
       await typeInto(document, 'replicas: 3  # typed during the publish\n');
@@ -213,7 +214,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
 
     it('changed on disk (outside staticExport) while the export runs: the change is kept and the link written into it', async () => {
       sim.setExportDefaults({ queuedMs: 0, durationMs: 1_500_000 });
-      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri, rollout: false });
+      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri, rollout: false }));
       const before = sim.requests.filter((r) => r.route === 'export.status').length;
       await waitFor('the export to be followed', () => sim.requests.filter((r) => r.route === 'export.status').length > before);
       writeFileSync(uri.fsPath, VALUES.replace('tag: "3"', 'tag: "4"  # from git pull'));

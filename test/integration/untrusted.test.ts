@@ -8,6 +8,7 @@ import type { ShownMessage } from '../../src/vscode/messages';
 import { Simulator } from '../simulator';
 import { zip } from '../unit/support/archives';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 /** Where a click would send the admin key: the issue's example. */
 const EVIL = 'https://evil.example';
@@ -26,7 +27,8 @@ describe('outside text in notifications: nothing in it can be clicked', function
   let dir: string;
 
   const baseUrl = () => vscode.workspace.getConfiguration('docsAdmin').get<string>('baseUrl');
-  const shownSince = (count: number): ShownMessage[] => api.messages.recent.slice(count);
+  /** The messages shown after `mark` (the last one shown before; the list keeps the last 50). */
+  const shownSince = (mark: ShownMessage | undefined): ShownMessage[] => api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
   /** The message was handed to the workbench with the quoted text, and with no link in it. */
   const assertNoLink = (message: ShownMessage | undefined, quoted: RegExp) => {
     assert.ok(message, 'a message was shown');
@@ -54,7 +56,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
 
   it('an export\'s server error with link syntax: the failure notification has no link', async () => {
     const { jobId } = sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 2_000_000, outcome: 'failed', error: `Render failed. ${LINK}` });
-    const before = api.messages.recent.length;
+    const before = api.messages.recent.at(-1);
     await api.session.service?.trackExportJob(String(jobId));
     await waitFor('the failure notification', () => shownSince(before).some((m) => m.text.startsWith('Static export of docs.acme.dev failed')));
     const shown = shownSince(before).find((m) => m.text.startsWith('Static export of docs.acme.dev failed'));
@@ -64,7 +66,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
 
   it('a 401 whose body carries link syntax: the error shown has no link', async () => {
     sim.injectFault({ route: 'export.start', kind: 'status', status: 401, body: { error: `Invalid key. ${LINK}` }, times: 1 });
-    const before = api.messages.recent.length;
+    const before = api.messages.recent.at(-1);
     assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', 'docs.acme.dev'), undefined);
     await waitFor('the error', () => shownSince(before).some((m) => m.severity === 'error'));
     assertNoLink(
@@ -76,7 +78,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
   it('a key check answered by a 401 with link syntax: the message has no link', async () => {
     const good = sim.keys.splice(0, sim.keys.length, { key: 'da_other_key_000' });
     sim.injectFault({ route: 'agent.get', kind: 'status', status: 401, body: { error: `Key revoked. ${LINK}` }, times: 1 });
-    const before = api.messages.recent.length;
+    const before = api.messages.recent.at(-1);
     try {
       assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', 'da_wrong_key_999'), false);
       await waitFor('the error', () => shownSince(before).some((m) => m.severity === 'error'));
@@ -94,7 +96,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
     try {
       sim.addAgentJob({ id: 'job-watched', durationMs: 100_000_000 });
       await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-watched');
-      const before = api.messages.recent.length;
+      const before = api.messages.recent.at(-1);
       assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', other.baseUrl), true);
       await waitFor('the key held back', () => api.session.state === 'noKey').catch(() => assert.fail(`${api.session.state}: ${api.session.stateMessage ?? ''}`));
       assert.match(api.session.stateMessage ?? '', /was set for http:\/\/127\.0\.0\.1:\d+, not for/);
@@ -117,8 +119,8 @@ describe('outside text in notifications: nothing in it can be clicked', function
     const name = `../[Show Logs](command:docsAdmin.baseUrl.set?%5B%22https%3A%2F%2Fevil.example%22%5D)`;
     const archive = join(dir, 'evil.zip');
     writeFileSync(archive, zip([{ name: 'index.html', data: '<html></html>' }, { name, data: 'x' }]));
-    const before = api.messages.recent.length;
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', undefined, { archive, folder: join(dir, 'out') }), undefined);
+    const before = api.messages.recent.at(-1);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', undefined, fromCode({ archive, folder: join(dir, 'out') })), undefined);
     await waitFor('the refusal', () => shownSince(before).some((m) => m.severity === 'error'));
     assertNoLink(
       shownSince(before).find((m) => m.severity === 'error'),
@@ -136,7 +138,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
     writeFileSync(script, `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ args: process.argv.slice(2), key: process.env.DOCS_ADMIN_API_KEY ?? null }));`);
     const release = `docs"$(touch ${pwned})"'; touch ${pwned}; '\`touch ${pwned}\``;
     await configure({ 'rollout.command': `"${process.execPath}" "${script}" \${release} -f \${valuesFile}`, 'rollout.release': release });
-    assert.ok(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), 'published');
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), 'published');
     const got = JSON.parse(readFileSync(seen, 'utf8')) as { args: string[]; key: string | null };
     assert.deepEqual(got.args, [release, '-f', uri.fsPath], 'each value one argument, as it was');
     assert.equal(existsSync(pwned), false, 'nothing in the value ran');
@@ -145,7 +147,22 @@ describe('outside text in notifications: nothing in it can be clicked', function
     // A value that would be taken for an option is refused before anything runs.
     await configure({ 'rollout.release': '--post-renderer=./x' });
     rmSync(seen, { force: true });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), undefined);
     assert.equal(existsSync(seen), false, 'the rollout did not run');
+  });
+
+  it('options that choose files, passed as a link would (plain JSON), are refused: nothing is written', async () => {
+    const victim = join(dir, 'victim');
+    writeFileSync(join(dir, 'keep.txt'), 'precious');
+    const archive = join(dir, 'plain.zip');
+    writeFileSync(archive, zip([{ name: 'index.html', data: '<html></html>' }]));
+    // What a [x](command:docsAdmin.export.extractBundle?[null,{...}]) link hands the command, parsed from its JSON.
+    const fromLink = JSON.parse(JSON.stringify({ archive, folder: victim, replace: true })) as object;
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', null, fromLink), undefined);
+    assert.equal(existsSync(victim), false, 'nothing extracted');
+    const target = join(dir, 'keep.txt');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', null, JSON.parse(JSON.stringify({ target, replace: true })) as object), undefined);
+    assert.equal(readFileSync(target, 'utf8'), 'precious', 'nothing replaced');
+    assert.match(api.messages.recent.at(-1)?.text ?? '', /from outside Docs Admin \(a link in a message\?\): refused/);
   });
 });

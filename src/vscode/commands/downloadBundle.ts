@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, isJobNode, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
 import { exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
@@ -51,7 +51,8 @@ export interface DownloadArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, args: DownloadArgs = {}): Promise<DownloadResult | undefined> => {
+    command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, given?: DownloadArgs): Promise<DownloadResult | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.export.downloadBundle');
       const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);

@@ -5,7 +5,7 @@ import type { ExtractSummary } from '../../core/bundle/extract/extract';
 import { describeSummary, type BundleSummary } from '../../core/bundle/shelf/shelfRows';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode, requireService } from '../commandToolkit';
 import { formatBytes } from '../../core/format';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
@@ -42,7 +42,8 @@ export interface ExtractArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.export.extractBundle', deps, async (node?: unknown, args: ExtractArgs = {}): Promise<ExtractSummary | undefined> => {
+    command('docsAdmin.export.extractBundle', deps, async (node?: unknown, given?: ExtractArgs): Promise<ExtractSummary | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.export.extractBundle');
       const job = isJobNode(node) ? requireService(deps).get(node.key) : undefined;
       const jobId = job?.kind === 'export' ? job.id : undefined;
       let archive = args.archive ?? (jobId === undefined ? undefined : deps.session.shelf?.get(jobId)?.archive);

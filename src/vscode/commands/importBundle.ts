@@ -6,7 +6,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps, optionsFromCode } from '../commandToolkit';
 
 export interface ImportArgs {
   file?: string;
@@ -23,7 +23,8 @@ export interface ImportArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.bundle.import', deps, async (args: ImportArgs = {}) => {
+    command('docsAdmin.bundle.import', deps, async (given?: ImportArgs) => {
+      const args = optionsFromCode(given, 'docsAdmin.bundle.import');
       const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
       if (bundleDirectory === '' || bundleBaseUrl === '') {
         throw new Error(

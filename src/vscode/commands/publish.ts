@@ -6,7 +6,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode, requireService } from '../commandToolkit';
 
 const LAST_DOMAIN = 'docsAdmin.lastPublishDomain';
 
@@ -25,7 +25,8 @@ export interface PublishArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.publish', deps, async (node?: unknown, args: PublishArgs = {}): Promise<PublishResult | undefined> => {
+    command('docsAdmin.publish', deps, async (node?: unknown, given?: PublishArgs): Promise<PublishResult | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.publish');
       const config = readConfig();
       if (config.deploymentType === 'airGapped') {
         throw new Error(

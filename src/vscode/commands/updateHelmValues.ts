@@ -4,7 +4,7 @@ import { redactUrl } from '../../core/redact';
 import { readConfig } from '../config';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
 import { REGENERATE_COMMAND } from '../values/diagnostics';
-import { command, isJobNode, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
 import { exportJobOf, freshLink } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 
@@ -20,7 +20,8 @@ export interface UpdateValuesArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.values.update', deps, async (node?: unknown, args: UpdateValuesArgs = {}): Promise<string | undefined> => {
+    command('docsAdmin.values.update', deps, async (node?: unknown, given?: UpdateValuesArgs): Promise<string | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.values.update');
       const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: which export should the deployment serve?'));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
