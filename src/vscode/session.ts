@@ -176,7 +176,11 @@ export class Session implements vscode.Disposable {
         this.problem = 'message' in state ? state.message : undefined;
         this.setState(state.kind);
       }),
-      service.onDidTransition((t) => this.onTransitionEmitter.fire(t)),
+      service.onDidTransition((t) => {
+        // The server's own words, whole, for the log only (the notification shows them made safe).
+        if (t.to === 'failed') this.log.info(`${t.key} failed; the server says: ${JSON.stringify((t.job.snapshot !== undefined && 'error' in t.job.snapshot ? t.job.snapshot.error : undefined) ?? null)}`);
+        this.onTransitionEmitter.fire(t);
+      }),
     ];
     this.current = { env, client, network, service, links, shelf, listeners };
     this.problem = undefined;
