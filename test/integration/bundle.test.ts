@@ -34,7 +34,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-bundle-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
     jobId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000, pages: 7 }).jobId);
     await api.session.service?.trackExportJob(jobId);
@@ -46,7 +46,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
 
   after(async () => {
     await api.previews.stop();
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -35,7 +35,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-reliability-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [{ name: 'staging', baseUrl: sim.baseUrl, projectId: 'proj_staging' }], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
   });
 
@@ -43,9 +43,9 @@ describe('reliability in the editor: hostile input, shared state, values changed
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'rollout.command': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -53,7 +53,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
 
   describe('the input boxes\' commands', () => {
     it('Set Admin Key takes a key pasted with "Bearer " and line breaks, and stores it clean', async () => {
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `Bearer ${sim.key}\r\n`), true);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: `Bearer ${sim.key}\r\n` })), true);
       sim.clearRequests();
       await vscode.commands.executeCommand('docsAdmin.refresh');
       sim.addAgentJob({ id: 'rel-key-check' });
@@ -63,7 +63,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
 
     it('Set Admin Key refuses a key with a line break inside, keeping the one in use', async () => {
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `${sim.key.slice(0, 8)}\n${sim.key.slice(8)}`), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: `${sim.key.slice(0, 8)}\n${sim.key.slice(8)}` })), undefined);
       assert.equal(api.session.state, 'ok');
     });
 
@@ -78,7 +78,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     it('Set Project ID refuses the admin key of another environment', async () => {
       await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
       await waitFor('staging', () => api.session.environment.name === 'staging');
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', STAGING_KEY), true);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: STAGING_KEY })), true);
       await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
       await waitFor('default', () => api.session.environment.id === 'default' && api.session.state === 'ok');
       assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', ` ${STAGING_KEY}\n`), undefined);

@@ -29,7 +29,7 @@ describe('the Getting Started walkthrough follows what was really done', functio
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ environments: undefined, 'polling.minIntervalSeconds': undefined, 'rollout.command': undefined });
     await sim.stop();
@@ -48,7 +48,7 @@ describe('the Getting Started walkthrough follows what was really done', functio
   });
 
   it('the key step completes when a key is stored', async () => {
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the key step', () => step('keySet') === true);
     assert.equal(step('projectSet'), false, 'a key alone does not connect the project');
   });

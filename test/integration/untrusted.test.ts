@@ -43,12 +43,12 @@ describe('outside text in notifications: nothing in it can be clicked', function
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-untrusted-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'rollout.command': undefined, 'rollout.release': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -80,7 +80,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
     sim.injectFault({ route: 'agent.get', kind: 'status', status: 401, body: { error: `Key revoked. ${LINK}` }, times: 1 });
     const before = api.messages.recent.at(-1);
     try {
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', 'da_wrong_key_999'), false);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: 'da_wrong_key_999' })), false);
       await waitFor('the error', () => shownSince(before).some((m) => m.severity === 'error'));
       assertNoLink(
         shownSince(before).find((m) => m.severity === 'error'),
@@ -164,5 +164,13 @@ describe('outside text in notifications: nothing in it can be clicked', function
     assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', null, JSON.parse(JSON.stringify({ target, replace: true })) as object), undefined);
     assert.equal(readFileSync(target, 'utf8'), 'precious', 'nothing replaced');
     assert.match(api.messages.recent.at(-1)?.text ?? '', /from outside Docs Admin \(a link in a message\?\): refused/);
+  });
+
+  it('a key or a confirmation passed as a link would is refused: the key in use stays', async () => {
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', 'da_someone_elses_key_1'), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', JSON.parse('{"key":"da_someone_elses_key_1"}') as object), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.clear', JSON.parse('{"confirmed":true}') as object), undefined);
+    assert.equal(api.session.state, 'ok');
+    assert.deepEqual(sim.requests.filter((r) => r.headers.authorization?.includes('someone_elses') === true), [], 'the other key was never even checked');
   });
 });

@@ -32,7 +32,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
     writeFileSync(uri.fsPath, valuesText(EXPIRED));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
     // Jobs other suites tracked would make the quick fix ask which export to use.
     for (const job of api.session.service?.list() ?? []) await api.session.service?.untrack(`${job.kind}:${job.id}`);
@@ -43,7 +43,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({
       baseUrl: undefined,
       projectId: undefined,

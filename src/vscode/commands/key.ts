@@ -3,7 +3,7 @@ import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/errors'
 import { checkAdminKey } from '../../core/jobs/input';
 import { checkBaseUrl } from '../../core/links';
 import { knownProjectIds } from '../environments';
-import { command, type Deps } from '../commandToolkit';
+import { command, optionsFromCode, type Deps } from '../commandToolkit';
 
 type Check = 'accepted' | 'rejected' | 'unchecked';
 
@@ -31,7 +31,9 @@ async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.key.set', deps, async (given?: string) => {
+    command('docsAdmin.key.set', deps, async (options?: { key?: string }) => {
+      // A key given by a link could swap in someone else's (valid) key: taken from code only.
+      const given = optionsFromCode(options, 'docsAdmin.key.set').key;
       const env = deps.session.environment;
       const value =
         given ??
@@ -69,7 +71,8 @@ export function register(deps: Deps): vscode.Disposable[] {
       else void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" ({1}).', env.name, check.note));
       return true;
     }),
-    command('docsAdmin.key.clear', deps, async (confirmed?: boolean) => {
+    command('docsAdmin.key.clear', deps, async (options?: { confirmed?: boolean }) => {
+      const confirmed = optionsFromCode(options, 'docsAdmin.key.clear').confirmed;
       const env = deps.session.environment;
       if (confirmed !== true) {
         const remove = vscode.l10n.t('Remove');
