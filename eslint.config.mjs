@@ -64,6 +64,34 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Messages render [label](command:…) as a clickable link: every message goes through
+    // src/vscode/messages.ts, which makes the outside text it quotes safe (src/core/untrusted.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/messages.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['showErrorMessage', 'showWarningMessage', 'showInformationMessage'].map((property) => ({
+          property,
+          message: 'Show messages through Messages (src/vscode/messages.ts, deps.messages): it leaves no clickable link in outside text.',
+        })),
+      ],
+    },
+  },
+  {
+    // The CLI prints through the Io that run() wraps with terminalSafe (src/cli/context.ts):
+    // outside text never reaches a terminal or a CI log raw. Only main.ts touches the streams.
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/main.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        ...['stdout', 'stderr'].map((property) => ({ object: 'process', property, message: 'Print through ctx.io (made safe by terminalSafe in run()), never to the streams directly.' })),
+      ],
+    },
+  },
   // The core's and the CLI's user-facing text: through @vscode/l10n, in the shape its exporter sees.
   coreL10n(),
   // The editor side's user-facing text: through vscode.l10n.t.

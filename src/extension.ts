@@ -22,6 +22,7 @@ import * as updateHelmValues from './vscode/commands/updateHelmValues';
 import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
 import { KeyStore } from './vscode/keys';
+import { Messages } from './vscode/messages';
 import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
 import { seedPlayground } from './vscode/playground';
@@ -64,6 +65,8 @@ export interface DocsAdminInternals {
   exportTree: JobsTreeProvider;
   statusBar: JobsStatusBar;
   notifier: Notifier;
+  /** Every message shown, as the workbench was given it. */
+  messages: Messages;
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
@@ -80,16 +83,17 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const channel = vscode.window.createOutputChannel(PRODUCT_NAME, { log: true });
   const keys = new KeyStore(context.secrets);
   const log = channelLogger(channel, () => keys.known());
-  const session = new Session(context, keys, log);
+  const messages = new Messages();
+  const session = new Session(context, keys, log, messages);
   const views = new JobViews(session);
   const statusBar = new JobsStatusBar(session);
-  const notifier = new Notifier();
+  const notifier = new Notifier(messages);
   const setup = new SetupProgress(session, keys, context.globalState);
   const previews = new PreviewManager(log);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
-  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews, composer };
+  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer };
 
   context.subscriptions.push(
     channel,
@@ -115,7 +119,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, composer, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

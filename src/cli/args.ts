@@ -99,6 +99,7 @@ export function commands(): CommandSpec[] {
         version: { type: 'string', value: '<v>', help: l10n.t('pin staticExport.version') },
         rollout: { type: 'string', value: '"<command>"', help: l10n.t('the rollout command, e.g. "helm upgrade --install docs ./chart -f values.yaml"') },
         timeout: timeoutOption(),
+        'allow-http-bundle': { type: 'boolean', help: l10n.t('write a plain http: bundle link to a remote host into the values (refused by default: it travels unencrypted)') },
       },
     },
   ];

@@ -14,6 +14,7 @@ import { parseJobId } from '../core/jobs/input';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import type { Network, NetworkHints } from '../core/net/network';
+import { forTerminal } from '../core/untrusted';
 import { checkCredentials, type Parsed } from './args';
 import { UsageError } from './exit';
 
@@ -119,6 +120,22 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
 }
 
 
+/** What starts a progress line's redraw: the one escape sequence the CLI writes itself. */
+const REDRAW = '\r\x1b[2K';
+
+/**
+ * The CLI's only way out (`run` wraps its Io with this before anything is written). What it
+ * prints quotes servers, archives and the rollout's output (a job's error, an entry name, a
+ * repository), so every write goes through `forTerminal`: no escape sequence reaches the
+ * terminal, and no line becomes a CI workflow command (`::set-output`, `::add-mask::`). A
+ * progress line's redraw prefix is the one sequence kept.
+ */
+export function terminalSafe(io: Io): Io {
+  const safe = (write: (text: string) => void) => (text: string) =>
+    text.startsWith(REDRAW) ? write(REDRAW + forTerminal(text.slice(REDRAW.length))) : write(forTerminal(text));
+  return { ...io, out: safe((text) => io.out(text)), err: safe((text) => io.err(text)) };
+}
+
 export function print(ctx: Context, value: unknown, human: string): void {
   ctx.io.out(ctx.json ? `${JSON.stringify(value, null, 2)}\n` : human.endsWith('\n') ? human : `${human}\n`);
 }
@@ -130,7 +147,7 @@ export function progressLine(ctx: Context): { show(text: string): void; done(): 
   return {
     show(text) {
       if (!ctx.io.isTTY) return;
-      ctx.io.err(`\r\x1b[2K${text}`);
+      ctx.io.err(`${REDRAW}${text}`);
       shown = true;
     },
     done() {

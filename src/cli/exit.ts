@@ -39,7 +39,7 @@ export class JobFailedError extends Error {
  * failed, not at start: most of them come with the module that throws them.
  */
 export async function exitCodeOf(error: unknown): Promise<number> {
-  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }] = await Promise.all([
+  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }] = await Promise.all([
     import('../core/api/errors.js'),
     import('../core/bundle/diskSpace.js'),
     import('../core/bundle/download/errors.js'),
@@ -52,7 +52,7 @@ export async function exitCodeOf(error: unknown): Promise<number> {
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
   if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
-  if (error instanceof UnsafeArchiveError) return EXIT.badBundle;
+  if (error instanceof UnsafeArchiveError || error instanceof InsecureBundleUrlError) return EXIT.badBundle;
   if (error instanceof BundleDownloadError) {
     if (error.reason === 'size' || error.reason === 'link') return EXIT.badBundle;
     if (error.reason === 'exists' || error.reason === 'disk') return EXIT.usage;

@@ -10,7 +10,7 @@ import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
 import { commandUsage, parse, usage } from './args';
 import { runCommand } from './commands';
-import { connect, type Io } from './context';
+import { connect, terminalSafe, type Io } from './context';
 import { EXIT, exitCodeOf } from './exit';
 
 function stderrLogger(io: Io, verbose: boolean, secrets: () => string[]): Logger {
@@ -19,7 +19,9 @@ function stderrLogger(io: Io, verbose: boolean, secrets: () => string[]): Logger
   return { trace: quiet, debug: verbose ? write('debug') : quiet, info: verbose ? write('info') : quiet, warn: write('warn'), error: write('error') };
 }
 
-export async function run(argv: string[], io: Io): Promise<number> {
+export async function run(argv: string[], given: Io): Promise<number> {
+  // Every byte printed from here on is made safe for a terminal and a CI log.
+  const io = terminalSafe(given);
   const verbose = argv.includes('--verbose');
   const secrets = () => [(io.env.DOCS_ADMIN_API_KEY ?? '').trim()];
   let close: (() => Promise<void>) | undefined;

@@ -12,6 +12,24 @@ import { option, positiveNumber, print, progressLine, type Context, type Io } fr
 import { describeExport } from './describe';
 import { EXIT, UsageError } from './exit';
 
+/** Text written in chunks, passed on a whole line at a time (the rest at `end`). */
+function wholeLines(write: (text: string) => void): { write(text: string): void; end(): void } {
+  let pending = '';
+  return {
+    write(text) {
+      pending += text;
+      const cut = pending.lastIndexOf('\n');
+      if (cut < 0) return;
+      write(pending.slice(0, cut + 1));
+      pending = pending.slice(cut + 1);
+    },
+    end() {
+      if (pending !== '') write(pending);
+      pending = '';
+    },
+  };
+}
+
 /** Runs the rollout command in a shell; its output goes to stderr (stdout is ours). */
 function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promise<void> {
   return (signal) =>
@@ -19,10 +37,15 @@ function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promi
       const env = { ...io.env };
       delete env.DOCS_ADMIN_API_KEY;
       const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env, ...(signal === undefined ? {} : { signal }) });
-      child.stdout.on('data', (chunk: Buffer) => io.err(chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => io.err(chunk.toString()));
+      // Whole lines, so a CI runner's `::command::` split across two chunks is still seen and defused.
+      const out = wholeLines((line) => io.err(line));
+      const err = wholeLines((line) => io.err(line));
+      child.stdout.on('data', (chunk: Buffer) => out.write(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => err.write(chunk.toString()));
       child.on('error', (error) => fail(new RolloutError(l10n.t('The rollout command could not run: {0}.', error.message))));
       child.on('close', (code, sig) => {
+        out.end();
+        err.end();
         if (code === 0) return done();
         fail(
           new RolloutError(
@@ -76,6 +99,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     ...(rollout === undefined ? {} : { rollout: rolloutRunner(rollout, ctx.io) }),
     signal: ctx.io.signal,
     log: ctx.log,
+    allowHttpBundleUrl: { allowed: parsed.options['allow-http-bundle'] === true, hint: '--allow-http-bundle' },
     ...(timeout === undefined ? {} : { wait: { timeoutMs: timeout * 1000 } }),
     onStep: (step, detail) => {
       line.done();

@@ -7,9 +7,14 @@ import * as l10n from '@vscode/l10n';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
+/**
+ * `localhost`, 127.0.0.0/8 and ::1. Not `*.localhost`: a name such as `api.localhost` is looked
+ * up like any other (no resolver is bound to answer loopback for it), so plain http: to it could
+ * carry the admin key in clear to another host.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host.endsWith('.localhost');
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 export type LinkVerdict = { ok: true; url: URL } | { ok: false; reason: string };

@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { PromptComposer } from './composer';
+import { codeArgs } from './fromCode';
 import type { KeyStore } from './keys';
+import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
 import type { Session } from './session';
 import type { JobNode } from './tree/jobsTree';
@@ -17,6 +19,8 @@ export interface Deps {
   keys: KeyStore;
   log: Logger;
   channel: vscode.LogOutputChannel;
+  /** The one way to show a message: it makes whatever the text quotes safe (no links). */
+  messages: Messages;
   reveal: (node: JobNode) => void;
   /** The walkthrough's progress (a publish completes its last step). */
   setup: SetupProgress;
@@ -28,9 +32,11 @@ export interface Deps {
 
 /**
  * Registers a command, wrapped once: an error is logged with its stack and shown with a
- * "Show Logs" action; the handler's result is returned (tests read it).
+ * "Show Logs" action; the handler's result is returned (tests read it). The message often
+ * quotes outside text (a server's error, an entry name): it is shown through `Messages`, which
+ * leaves nothing in it clickable; the raw text is in the log.
  */
-export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' | 'channel'>, handler: (...args: A) => unknown): vscode.Disposable {
+export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' | 'channel' | 'messages'>, handler: (...args: A) => unknown): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: A) => {
     try {
       return await handler(...args);
@@ -38,7 +44,7 @@ export function command<A extends unknown[]>(id: string, deps: Pick<Deps, 'log' 
       const message = error instanceof Error ? error.message : String(error);
       deps.log.error(`${id} failed: ${error instanceof Error ? (error.stack ?? message) : message}`);
       const showLogs = vscode.l10n.t('Show Logs');
-      void vscode.window.showErrorMessage(message, showLogs).then((choice) => {
+      void deps.messages.error(message, showLogs).then((choice) => {
         if (choice === showLogs) deps.channel.show(true);
       });
       return undefined;
@@ -57,4 +63,17 @@ export function requireService(deps: Pick<Deps, 'session'>) {
 
 export function isJobNode(value: unknown): value is JobNode {
   return typeof value === 'object' && value !== null && typeof (value as JobNode).key === 'string';
+}
+
+/**
+ * A command's options that choose files or skip its questions, only when they came from code
+ * (see fromCode.ts): from a link in a message, or anything else that passes plain JSON, they
+ * are refused, and the command does nothing.
+ */
+export function optionsFromCode<T extends object>(given: T | undefined, id: string): Partial<T> {
+  const args = codeArgs(given);
+  if (args === undefined) {
+    throw new Error(vscode.l10n.t('{0} was run with options that choose files or skip its questions, from outside Docs Admin (a link in a message?): refused. Run it from the Command Palette or the Docs Admin views.', id));
+  }
+  return args;
 }

@@ -31,6 +31,8 @@ export interface Config {
   /** A bundleUrl in a values file expiring within this is a warning. */
   valuesWarnWithinMs: number;
   rollout: { command: string; release: string; chart: string; namespace: string };
+  /** Plain http: bundle links to a remote host may be written into the values. */
+  allowHttpBundleUrl: boolean;
   deploymentType: DeploymentType;
   airGapped: { bundleDirectory: string; bundleBaseUrl: string };
 }
@@ -59,6 +61,7 @@ export function readConfig(): Config {
     extractMaxTotalBytes: Math.max(1, c.get<number>('extract.maxTotalMegabytes', 4096)) * 1024 * 1024,
     previewOpenIn: c.get<string>('preview.openIn', 'simpleBrowser') === 'external' ? 'external' : 'simpleBrowser',
     valuesWarnWithinMs: Math.max(0, c.get<number>('values.warnBeforeExpiryHours', 24)) * 3600_000,
+    allowHttpBundleUrl: c.get<boolean>('publish.allowHttpBundleUrl', false) === true,
     rollout: {
       command: c.get<string>('rollout.command', 'helm upgrade --install ${release} ${chart} -f ${valuesFile}').trim(),
       release: c.get<string>('rollout.release', 'docs').trim(),

@@ -12,17 +12,46 @@ export class KeychainError extends Error {
 
 const reasonOf = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
 
-/** One admin key per environment, only in SecretStorage. */
+/** An admin key, and the origin of the server it was set for. */
+export interface StoredKey {
+  key: string;
+  /** `https://api.example.com`; absent for a key set before origins were kept, or before a base URL. */
+  origin?: string;
+}
+
+/** The secret's text: JSON since origins are kept; a bare key before (an admin key never starts with `{`). */
+function parseStored(value: string | undefined): StoredKey | undefined {
+  if (value === undefined) return undefined;
+  if (!value.startsWith('{')) return { key: value };
+  try {
+    const parsed = JSON.parse(value) as { key?: unknown; origin?: unknown };
+    if (typeof parsed.key !== 'string') return undefined;
+    return typeof parsed.origin === 'string' ? { key: parsed.key, origin: parsed.origin } : { key: parsed.key };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One admin key per environment, only in SecretStorage, bound to the origin of the server it was
+ * set for: the session sends it nowhere else (a base URL changed by a link, settings sync,
+ * another extension or a typo gets nothing until the person sets the key again or confirms).
+ */
 export class KeyStore {
-  private readonly cache = new Map<string, string | undefined>();
+  private readonly cache = new Map<string, StoredKey | undefined>();
 
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
   async get(environmentId: string): Promise<string | undefined> {
+    return (await this.read(environmentId))?.key;
+  }
+
+  /** The key with the origin it was set for. */
+  async read(environmentId: string): Promise<StoredKey | undefined> {
     if (this.cache.has(environmentId)) return this.cache.get(environmentId);
-    let value: string | undefined;
+    let value: StoredKey | undefined;
     try {
-      value = await this.secrets.get(PREFIX + environmentId);
+      value = parseStored(await this.secrets.get(PREFIX + environmentId));
     } catch (error) {
       throw new KeychainError(vscode.l10n.t('Could not read the admin key in the system keychain ({0}).', reasonOf(error)), error);
     }
@@ -30,13 +59,15 @@ export class KeyStore {
     return value;
   }
 
-  async set(environmentId: string, key: string): Promise<void> {
+  /** Stores the key for the server at `origin` (the environment's base URL when it was set). */
+  async set(environmentId: string, key: string, origin?: string): Promise<void> {
+    const stored: StoredKey = origin === undefined ? { key } : { key, origin };
     try {
-      await this.secrets.store(PREFIX + environmentId, key);
+      await this.secrets.store(PREFIX + environmentId, JSON.stringify(stored));
     } catch (error) {
       throw new KeychainError(vscode.l10n.t('Could not store the admin key in the system keychain ({0}).', reasonOf(error)), error);
     }
-    this.cache.set(environmentId, key);
+    this.cache.set(environmentId, stored);
   }
 
   async delete(environmentId: string): Promise<void> {
@@ -50,7 +81,7 @@ export class KeyStore {
 
   /** Keys known in this window, for redaction. */
   known(): string[] {
-    return [...this.cache.values()].filter((k): k is string => k !== undefined);
+    return [...this.cache.values()].flatMap((k) => (k === undefined ? [] : [k.key]));
   }
 
   /** Fires with the environment id whose key changed, here or in another window. */

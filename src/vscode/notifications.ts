@@ -2,11 +2,14 @@ import * as vscode from 'vscode';
 import { noticeFor, type Notice } from '../core/jobs/notices';
 import type { Transition } from '../core/jobs/service';
 import { readConfig } from './config';
+import type { Messages } from './messages';
 import type { JobNode } from './tree/jobsTree';
 
 /** Shows notices for finished jobs; remembers the recent ones (tests read them). */
 export class Notifier {
   readonly recent: Notice[] = [];
+
+  constructor(private readonly messages: Messages) {}
 
   get last(): Notice | undefined {
     return this.recent[this.recent.length - 1];
@@ -18,8 +21,8 @@ export class Notifier {
     this.recent.push(notice);
     if (this.recent.length > 20) this.recent.shift();
     const node: JobNode = { key: t.key, kind: t.job.kind };
-    const show = notice.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-    void show(notice.message, ...notice.actions.map((a) => a.title)).then((choice) => {
+    // The message quotes the server (an export's error, a repository): Messages leaves no link in it.
+    void this.messages[notice.severity === 'error' ? 'error' : 'info'](notice.message, ...notice.actions.map((a) => a.title)).then((choice) => {
       const action = notice.actions.find((a) => a.title === choice);
       if (action !== undefined) void vscode.commands.executeCommand(action.command, node);
     });

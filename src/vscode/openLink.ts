@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { checkOpenableLink } from '../core/links';
 import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
+import type { Messages } from './messages';
 
 export type LinkKind = 'pullRequest' | 'repository' | 'bundle';
 
@@ -22,11 +23,11 @@ function notOpened(kind: LinkKind, reason: string): string {
 }
 
 /** Opens a link only when it is https: (or loopback http:); says why otherwise. */
-export async function openSafely(log: Logger, link: string | null | undefined, kind: LinkKind): Promise<boolean> {
+export async function openSafely({ log, messages }: { log: Logger; messages: Messages }, link: string | null | undefined, kind: LinkKind): Promise<boolean> {
   const verdict = checkOpenableLink(link);
   if (!verdict.ok) {
     log.warn(`Refused to open the ${LOGGED_AS[kind]} (${redactUrl(String(link))}): ${verdict.reason}`);
-    void vscode.window.showWarningMessage(notOpened(kind, verdict.reason));
+    void messages.warn(notOpened(kind, verdict.reason));
     return false;
   }
   return vscode.env.openExternal(vscode.Uri.parse(verdict.url.href, true));

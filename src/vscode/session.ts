@@ -12,6 +12,7 @@ import type { Logger } from '../core/log';
 import type { Network } from '../core/net/network';
 import { CA_SETTING, networkHints, readConfig, readNetworkSettings } from './config';
 import { activeEnvironment, type Environment } from './environments';
+import type { Messages } from './messages';
 import type { KeyStore } from './keys';
 
 export type SessionState = ServiceState['kind'] | 'noProject';
@@ -38,6 +39,8 @@ export class Session implements vscode.Disposable {
   private linkTick: NodeJS.Timeout | undefined;
   /** The network problems last shown, so a rebuild does not show them again. */
   private shownNetworkProblems = '';
+  /** The key-origin mismatch last asked about, so a rebuild does not ask again. */
+  private askedOrigin: string | undefined;
   /**
    * Other windows share globalState: their writes reach this window's copy, with no event. So
    * when this window is focused again, it reads what they tracked, stopped or downloaded.
@@ -52,6 +55,7 @@ export class Session implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly keys: KeyStore,
     private readonly log: Logger,
+    private readonly messages: Messages,
   ) {
     this.env = activeEnvironment(context.globalState);
   }
@@ -137,11 +141,16 @@ export class Session implements vscode.Disposable {
       return;
     }
     const config = readConfig();
+    const origin = new URL(checked.baseUrl).origin;
     const client = new AdminApiClient({
       baseUrl: checked.baseUrl,
       projectId: env.projectId,
       network,
-      getKey: () => this.keys.get(env.id),
+      // Only to the server the key was set for: a base URL changed since gets nothing.
+      getKey: async () => {
+        const stored = await this.keys.read(env.id);
+        return stored?.origin === origin ? stored.key : undefined;
+      },
       log: this.log,
       userAgent: `docs-admin-vscode/${String((this.context.extension.packageJSON as { version?: string }).version ?? '0')}`,
     });
@@ -167,20 +176,58 @@ export class Session implements vscode.Disposable {
         this.problem = 'message' in state ? state.message : undefined;
         this.setState(state.kind);
       }),
-      service.onDidTransition((t) => this.onTransitionEmitter.fire(t)),
+      service.onDidTransition((t) => {
+        // The server's own words, whole, for the log only (the notification shows them made safe).
+        if (t.to === 'failed') this.log.info(`${t.key} failed; the server says: ${JSON.stringify((t.job.snapshot !== undefined && 'error' in t.job.snapshot ? t.job.snapshot.error : undefined) ?? null)}`);
+        this.onTransitionEmitter.fire(t);
+      }),
     ];
     this.current = { env, client, network, service, links, shelf, listeners };
     this.problem = undefined;
     let key: string | undefined;
     try {
-      key = await this.keys.get(env.id);
+      key = await this.keyFor(env, origin);
     } catch (error) {
       this.problem = error instanceof Error ? error.message : String(error);
       this.log.error(this.problem);
     }
+    const held = this.problem;
     service.keyChanged(key !== undefined);
+    // The service's own state has no message for a key held back: keep ours.
+    this.problem ??= held;
     this.setState(key === undefined ? 'noKey' : 'ok');
     this.onJobsEmitter.fire(undefined);
+  }
+
+  /**
+   * The environment's key, when it was set for the server at `origin`. A key set before origins
+   * were kept is bound to the server it is used with now. A key set for another server is not
+   * sent: the view says so, and a warning offers to set the key again or to use it for this server.
+   */
+  private async keyFor(env: Environment, origin: string): Promise<string | undefined> {
+    const stored = await this.keys.read(env.id);
+    if (stored === undefined) return undefined;
+    if (stored.origin === undefined) {
+      await this.keys.set(env.id, stored.key, origin);
+      return stored.key;
+    }
+    if (stored.origin === origin) return stored.key;
+    this.log.warn(`${env.name}: the admin key was set for ${stored.origin}; the base URL is now ${origin}. The key is not sent there.`);
+    this.problem = vscode.l10n.t('The admin key of "{0}" was set for {1}, not for {2}: nothing was sent. Set the key again for this server, or confirm it in the warning.', env.name, stored.origin, origin);
+    const asked = `${env.id} ${stored.origin} ${origin}`;
+    if (this.askedOrigin !== asked) {
+      this.askedOrigin = asked;
+      const setKey = vscode.l10n.t('Set Admin Key');
+      const useIt = vscode.l10n.t('Send the Key to {0}', origin);
+      void this.messages.warn(this.problem, setKey, useIt).then(async (choice) => {
+        if (choice === setKey) await vscode.commands.executeCommand('docsAdmin.key.set');
+        if (choice === useIt && this.env.id === env.id) {
+          await this.keys.set(env.id, stored.key, origin);
+          await this.rebuild();
+        }
+      });
+    }
+    return undefined;
   }
 
   /**
@@ -219,7 +266,7 @@ export class Session implements vscode.Disposable {
     const shown = problems.join('\n');
     if (shown !== this.shownNetworkProblems && problems.length > 0) {
       const openSettings = vscode.l10n.t('Open Settings');
-      void vscode.window.showWarningMessage(problems.join(' '), openSettings).then((choice) => {
+      void this.messages.warn(problems.join(' '), openSettings).then((choice) => {
         if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', network === undefined ? 'http.proxy' : CA_SETTING);
       });
     }

@@ -106,7 +106,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, PORT: String(port) },
+      // DOCS_ADMIN_API_KEY as a CI job would have it: the rollout task must not inherit it (issue 17, 8b).
+      env: { ...process.env, DOCS_ADMIN_API_KEY: 'da_editor_started_with_key_0000', ...options.env, XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, PORT: String(port) },
     },
   );
 

@@ -10,6 +10,7 @@ import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
 import { siteFiles } from '../simulator/site';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 describe('the bundle in the editor: generate, download, extract, preview', function () {
   this.timeout(60_000);
@@ -33,7 +34,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-bundle-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
     jobId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000, pages: 7 }).jobId);
     await api.session.service?.trackExportJob(jobId);
@@ -45,7 +46,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
 
   after(async () => {
     await api.previews.stop();
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -77,7 +78,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
 
   it('Download Bundle saves a verified file, sends no key to the storage, and shows it under the job', async () => {
     const target = join(dir, 'docs-acme.tar.gz');
-    const result = await vscode.commands.executeCommand<DownloadResult>('docsAdmin.export.downloadBundle', jobRow(), { target });
+    const result = await vscode.commands.executeCommand<DownloadResult>('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target }));
     assert.equal(result.bytes, sim.defaultBundle().length);
     assert.ok(readFileSync(target).equals(sim.defaultBundle()));
     const storage = sim.requests.filter((r) => r.origin === 'storage');
@@ -93,7 +94,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
   it('Download Bundle never overwrites a file the user did not agree to replace', async () => {
     const target = join(dir, 'keep-me.tar.gz');
     writeFileSync(target, 'precious');
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), { target }), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target })), undefined);
     assert.equal(readFileSync(target, 'utf8'), 'precious');
     assert.deepEqual(
       readdirSync(dir).filter((f) => f.includes('keep-me')),
@@ -108,7 +109,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
       // A link whose sizeBytes matches the page, so the check that catches it is "the archive opens".
       await api.session.links?.regenerate(jobId);
       const target = join(dir, 'error-page.tar.gz');
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), { target }), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target })), undefined);
       assert.ok(!readdirSync(dir).some((f) => f.includes('error-page')), 'nothing saved');
     } finally {
       sim.setBundleContent(sim.defaultBundle());
@@ -117,7 +118,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
 
   it('Extract Bundle extracts into a folder and shows pages, size and file types under the job', async () => {
     const folder = join(dir, 'site');
-    const summary = await vscode.commands.executeCommand<ExtractSummary>('docsAdmin.export.extractBundle', jobRow(), { folder });
+    const summary = await vscode.commands.executeCommand<ExtractSummary>('docsAdmin.export.extractBundle', jobRow(), fromCode({ folder }));
     assert.equal(summary.pages, 7);
     for (const [name, content] of siteFiles()) assert.equal(readFileSync(join(folder, name), 'utf8'), content, name);
     await waitFor('the folder row', () => part('folder') !== undefined);

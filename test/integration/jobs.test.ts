@@ -4,6 +4,7 @@ import type { DocsAdminInternals } from '../../src/extension';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 describe('agent jobs and exports in the editor (against the simulator)', function () {
   this.timeout(60_000);
@@ -26,12 +27,12 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
   });
@@ -39,7 +40,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   it('asks for the key first; once it is set, the tree fills', async () => {
     await waitFor('the no-key state', () => api.session.state === 'noKey');
     sim.addAgentJob({ id: 'job-first', repository: 'https://github.com/acme/docs', ref: 'main', durationMs: 1_000 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `  ${sim.key}  `), true, 'the key is trimmed and accepted');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: `  ${sim.key}  ` })), true, 'the key is trimmed and accepted');
     await waitFor('the ok state', () => api.session.state === 'ok');
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-first');
     await waitFor('the row', () => description('job-first')?.startsWith('pull request opened') === true);
@@ -53,7 +54,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('refuses a key the server rejects, without saving it', async () => {
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', 'da_wrong_key_999'), false);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: 'da_wrong_key_999' })), false);
     assert.equal(api.session.state, 'ok', 'the good key is still in use');
   });
 
@@ -190,7 +191,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     const config = () => vscode.workspace.getConfiguration('docsAdmin');
     assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', sim.key), undefined, 'refused');
     assert.equal(config().get('projectId'), sim.projectId, 'the key never reached the settings');
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.projectId), undefined, 'refused');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.projectId })), undefined, 'refused');
     assert.equal(api.session.state, 'ok', 'the key in use is still the good one');
     await vscode.commands.executeCommand('docsAdmin.refresh');
     assert.ok(sim.requests.some((r) => r.headers.authorization === `Bearer ${sim.key}`));

@@ -10,6 +10,7 @@ import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { TestProxy } from '../support/proxy';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 const KEY = 'da_it_network_key_4e7a';
 
@@ -42,6 +43,8 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
   async function useSimulator(on: Simulator, expectNetwork: RegExp): Promise<void> {
     await configure({ baseUrl: on.baseUrl, projectId: on.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     await waitFor(`the session on ${on.baseUrl} with ${String(expectNetwork)}`, () => api.session.client?.origin === new URL(on.baseUrl).origin && expectNetwork.test(network()));
+    // The key is bound to the server it was set for: set it again for this one, as a person would.
+    await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: KEY }));
   }
 
   async function completedRow(on: Simulator): Promise<string> {
@@ -52,7 +55,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
   }
 
   async function downloadRow(jobId: string, name: string): Promise<DownloadResult | undefined> {
-    return vscode.commands.executeCommand<DownloadResult | undefined>('docsAdmin.export.downloadBundle', rowOf(jobId), { target: join(dir, name), replace: true });
+    return vscode.commands.executeCommand<DownloadResult | undefined>('docsAdmin.export.downloadBundle', rowOf(jobId), fromCode({ target: join(dir, name), replace: true }));
   }
 
   before(async () => {
@@ -65,13 +68,13 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     api = await internals();
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await useSimulator(sim, /^requests go direct/);
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', KEY), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: KEY })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
   });
 
   after(async () => {
     await configureHttp({ proxy: undefined, noProxy: undefined });
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'network.extraCaCertificates': undefined });
     await Promise.all([sim.stop(), far.stop(), farTls.stop(), proxy.stop()]);
     rmSync(dir, { recursive: true, force: true });
@@ -102,7 +105,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     assert.equal(proxy.log.length, api.length + storage.length, 'nothing else went through the proxy');
     // Setting the key checks it with the server: through the proxy too.
     proxy.clear();
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', KEY), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: KEY })), true);
     assert.ok(proxy.log.some((e) => e.target === `${sim.baseUrl}/v2/agent/${sim.projectId}/job/docs-admin-key-check`), JSON.stringify(proxy.log));
   });
 

@@ -15,6 +15,7 @@ import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { configure, hostLogger, internals, waitFor } from './support';
 import { jobKey, type TrackedJob } from '../../src/core/jobs/trackedJob';
+import { fromCode } from '../../src/vscode/fromCode';
 
 const STAGING_KEY = 'da_reliability_staging_key_77f3';
 
@@ -33,7 +34,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-reliability-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [{ name: 'staging', baseUrl: sim.baseUrl, projectId: 'proj_staging' }], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
   });
 
@@ -41,9 +42,9 @@ describe('reliability in the editor: hostile input, shared state, values changed
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'rollout.command': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -51,7 +52,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
 
   describe('the input boxes\' commands @input', () => {
     it('Set Admin Key takes a key pasted with "Bearer " and line breaks, and stores it clean', async () => {
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `Bearer ${sim.key}\r\n`), true);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: `Bearer ${sim.key}\r\n` })), true);
       sim.clearRequests();
       await vscode.commands.executeCommand('docsAdmin.refresh');
       sim.addAgentJob({ id: 'rel-key-check' });
@@ -61,7 +62,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
 
     it('Set Admin Key refuses a key with a line break inside, keeping the one in use', async () => {
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `${sim.key.slice(0, 8)}\n${sim.key.slice(8)}`), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: `${sim.key.slice(0, 8)}\n${sim.key.slice(8)}` })), undefined);
       assert.equal(api.session.state, 'ok');
     });
 
@@ -76,7 +77,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     it('Set Project ID refuses the admin key of another environment', async () => {
       await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
       await waitFor('staging', () => api.session.environment.name === 'staging');
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', STAGING_KEY), true);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: STAGING_KEY })), true);
       await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
       await waitFor('default', () => api.session.environment.id === 'default' && api.session.state === 'ok');
       assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', ` ${STAGING_KEY}\n`), undefined);
@@ -186,7 +187,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
       await vscode.window.showTextDocument(document);
       await typeInto(document, 'resources: {}  # not saved yet\n');
       const before = exportStarts();
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), undefined);
       assert.equal(exportStarts(), before, 'no export was started');
       assert.ok(document.isDirty);
       assert.match(document.getText(), /# not saved yet/);
@@ -199,7 +200,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
       sim.setExportDefaults({ queuedMs: 0, durationMs: 1_500_000 });
       const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document);
-      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri, rollout: false });
+      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri, rollout: false }));
       const before = sim.requests.filter((r) => r.route === 'export.status').length;
       await waitFor('the export to be followed', () => sim.requests.filter((r) => r.route === 'export.status').length > before);
       await typeInto(document, 'replicas: 3  # typed during the publish\n');
@@ -212,7 +213,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
 
     it('changed on disk (outside staticExport) while the export runs: the change is kept and the link written into it', async () => {
       sim.setExportDefaults({ queuedMs: 0, durationMs: 1_500_000 });
-      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri, rollout: false });
+      const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri, rollout: false }));
       const before = sim.requests.filter((r) => r.route === 'export.status').length;
       await waitFor('the export to be followed', () => sim.requests.filter((r) => r.route === 'export.status').length > before);
       writeFileSync(uri.fsPath, VALUES.replace('tag: "3"', 'tag: "4"  # from git pull'));

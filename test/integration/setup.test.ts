@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 /**
  * The Getting Started walkthrough: each step completes on a `docsAdmin.setup.*` context key
@@ -28,7 +29,7 @@ describe('the Getting Started walkthrough follows what was really done', functio
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ environments: undefined, 'polling.minIntervalSeconds': undefined, 'rollout.command': undefined });
     await sim.stop();
@@ -53,7 +54,7 @@ describe('the Getting Started walkthrough follows what was really done', functio
   });
 
   it('the key step completes when a key is stored', async () => {
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the key step', () => step('keySet') === true);
     assert.equal(step('projectSet'), false, 'a key alone does not connect the project');
   });
@@ -78,11 +79,11 @@ describe('the Getting Started walkthrough follows what was really done', functio
     writeFileSync(uri.fsPath, 'staticExport:\n  enabled: false\n');
     await configure({ 'rollout.command': `"${process.execPath}" -e "process.exit(3)"` });
     const started = Date.now();
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined, 'the rollout failed');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), undefined, 'the rollout failed');
     // Another suite of this host may have published before: what counts is whether this one is recorded.
     assert.ok((api.setup.lastPublishedAt ?? 0) < started, 'a failed publish is not recorded');
     await configure({ 'rollout.command': `"${process.execPath}" -e "process.exit(0)"` });
-    assert.ok(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), 'published');
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), 'published');
     assert.ok((api.setup.lastPublishedAt ?? 0) >= started, 'the publish is recorded');
     await waitFor('the publish step', () => step('published') === true);
   });

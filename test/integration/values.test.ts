@@ -8,6 +8,7 @@ import { readStaticExport } from '../../src/core/deploy/values';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { configure, internals, waitFor } from './support';
+import { fromCode } from '../../src/vscode/fromCode';
 
 const EXPIRED = 'https://bucket.s3.amazonaws.com/exports/old/bundle.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-Signature=0ld';
 
@@ -31,7 +32,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
     writeFileSync(uri.fsPath, valuesText(EXPIRED));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
     // Jobs other suites tracked would make the quick fix ask which export to use.
     for (const job of api.session.service?.list() ?? []) await api.session.service?.untrack(`${job.kind}:${job.id}`);
@@ -42,7 +43,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({
       baseUrl: undefined,
       projectId: undefined,
@@ -91,7 +92,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
   });
 
   it('Update Helm Values pins a version, as an edit that can be undone', async () => {
-    const url = await vscode.commands.executeCommand<string>('docsAdmin.values.update', { key: `export:${jobId}`, kind: 'export' }, { uri, version: 'v3' });
+    const url = await vscode.commands.executeCommand<string>('docsAdmin.values.update', { key: `export:${jobId}`, kind: 'export' }, fromCode({ uri, version: 'v3' }));
     assert.ok(url);
     assert.equal(readStaticExport(onDisk())?.version?.value, 'v3');
     await vscode.window.showTextDocument(uri);
@@ -105,7 +106,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
   it('Publish Static Export runs the whole loop, the rollout in a terminal task', async () => {
     const marker = join(dir, 'rolled-out');
     await configure({ 'rollout.command': `"${process.execPath}" -e "require('fs').writeFileSync(process.argv[1], 'done')" ${marker}` });
-    const result = await vscode.commands.executeCommand<PublishResult>('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri });
+    const result = await vscode.commands.executeCommand<PublishResult>('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri }));
     assert.ok(result, 'published');
     assert.ok(result.rolledOut);
     assert.equal(readFileSync(marker, 'utf8'), 'done', 'the rollout command ran');
@@ -116,7 +117,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
   it('a failing rollout leaves the values file as it was', async () => {
     const before = onDisk();
     await configure({ 'rollout.command': `"${process.execPath}" -e "process.exit(4)"` });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), undefined);
     assert.equal(onDisk(), before);
   });
 
@@ -126,16 +127,16 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
     await configure({ deploymentType: 'airGapped', 'airGapped.bundleDirectory': served, 'airGapped.bundleBaseUrl': 'https://docs-internal.example/bundles' });
     await waitFor('the view to say what is unavailable', () => /^Air-gapped deployment — unavailable: documentation search/.test(api.exportView.message ?? ''));
     const requests = sim.requests.length;
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, { domain: 'docs.acme.dev', uri }), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri })), undefined);
     assert.equal(sim.requests.length, requests, 'nothing was sent');
     const file = join(dir, 'docs-carried-in.tar.gz');
     writeFileSync(file, sim.defaultBundle());
-    const imported = await vscode.commands.executeCommand<{ bundleUrl: string; path: string }>('docsAdmin.bundle.import', { file, uri, rollout: false });
+    const imported = await vscode.commands.executeCommand<{ bundleUrl: string; path: string }>('docsAdmin.bundle.import', fromCode({ file, uri, rollout: false }));
     assert.equal(imported.bundleUrl, 'https://docs-internal.example/bundles/docs-carried-in.tar.gz');
     assert.ok(existsSync(join(served, 'docs-carried-in.tar.gz')));
     assert.equal(readStaticExport(onDisk())?.bundleUrl?.value, imported.bundleUrl);
     writeFileSync(join(dir, 'page.tar.gz'), '<html>not a bundle</html>');
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.bundle.import', { file: join(dir, 'page.tar.gz'), uri, rollout: false }), undefined, 'an HTML page is refused');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.bundle.import', fromCode({ file: join(dir, 'page.tar.gz'), uri, rollout: false })), undefined, 'an HTML page is refused');
     assert.equal(readStaticExport(onDisk())?.bundleUrl?.value, imported.bundleUrl);
   });
 });

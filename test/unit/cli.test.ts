@@ -263,4 +263,18 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     }
     sim.setExportDefaults({ outcome: 'completed', durationMs: 60_000, queuedMs: 2_000 });
   });
+
+  it('a server\'s text is printed safe for a terminal and a CI log: no escape sequence, no workflow command', async () => {
+    const hostile = 'Render failed\u001b]0;pwned\u0007\u001b[2J\n::add-mask::x\n##[error]fake\r\n  ::set-output name=ok::1';
+    const jobId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, outcome: 'failed', error: hostile, createdAt: sim.now() - 60_000 }).jobId);
+    const human = await cli(['export', 'status', jobId]);
+    const json = await cli(['export', 'status', jobId, '--json']);
+    const failed = await cli(['export', 'wait', jobId]);
+    for (const [what, text] of [['status', human.stdout], ['--json', json.stdout], ['wait (stdout)', failed.stdout], ['wait (stderr)', failed.stderr]] as const) {
+      assert.ok(![...text].some((c) => c !== '\n' && c !== '\t' && (c < ' ' || c === '\u007f')), `${what}: a control character reached the terminal: ${JSON.stringify(text)}`);
+      assert.doesNotMatch(text, /^[ \t]*(::|##\[)/m, `${what}: a line a CI runner would run: ${JSON.stringify(text)}`);
+    }
+    assert.match(human.stdout, /Render failed\\u001b\]0;pwned\\u0007/, 'the text is still there to read, escapes shown');
+    assert.equal((JSON.parse(json.stdout) as { error: string }).error, hostile, 'the JSON still holds the server\'s text');
+  });
 });

@@ -25,7 +25,7 @@ describe('base URL', () => {
   });
 
   it('refuses http to a remote host, credentials, queries and non-URLs', () => {
-    for (const bad of ['http://api.example.com', 'https://user:pw@api.example.com', 'https://api.example.com/?key=1', 'ftp://x', 'api.example.com']) {
+    for (const bad of ['http://api.example.com', 'http://api.localhost:8080', 'https://user:pw@api.example.com', 'https://api.example.com/?key=1', 'ftp://x', 'api.example.com']) {
       const result = checkBaseUrl(bad);
       assert.equal(result.ok, false, bad);
     }

@@ -8,7 +8,7 @@ import { valuesFile } from '../../src/core/deploy/valuesFile';
 import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
 import { AdminApiClient } from '../../src/core/api/client';
-import { ExportFailedError, RolloutError } from '../../src/core/deploy/errors';
+import { ExportFailedError, InsecureBundleUrlError, RolloutError } from '../../src/core/deploy/errors';
 
 const VALUES = `# docs deployment
 image:
@@ -111,5 +111,28 @@ describe('the publish pipeline against the simulator', function () {
     writeFileSync(path, 'staticExport:\n  enabled: [true\n');
     await assert.rejects(publish(options()), /not valid YAML at line/);
     assert.equal(readFileSync(path, 'utf8'), 'staticExport:\n  enabled: [true\n');
+  });
+
+  it('refuses a plain http: bundle link to a remote host unless allowed; loopback http: is fine', async () => {
+    const remote = (jobId: string) => ({ jobId, bundleUrl: `http://bundles.example.com/${jobId}.tar.gz`, sizeBytes: 10, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 1_000 });
+    const rollouts: number[] = [];
+    const rollout = () => {
+      rollouts.push(1);
+      return Promise.resolve();
+    };
+    const first = sim.addExportJob({ queuedMs: 0, durationMs: 0 });
+    sim.injectFault({ route: 'export.bundle', kind: 'status', status: 200, body: remote(String(first.jobId)), times: 1 });
+    await assert.rejects(publish(options({ rollout })), (e: Error) => e instanceof InsecureBundleUrlError && /plain http: to bundles\.example\.com.*allowHttpBundleUrl/.test(e.message));
+    assert.equal(readFileSync(path, 'utf8'), VALUES, 'the values file is untouched');
+    assert.deepEqual(rollouts, [], 'nothing rolled out');
+    // Allowed explicitly: written.
+    sim.injectFault({ route: 'export.bundle', kind: 'status', status: 200, body: remote('any'), times: 1 });
+    const allowed = await publish(options({ rollout, allowHttpBundleUrl: { allowed: true, hint: '--allow-http-bundle' } }));
+    assert.match(String(readStaticExport(readFileSync(path, 'utf8'))?.bundleUrl?.value), /^http:\/\/bundles\.example\.com\//);
+    assert.equal(allowed.rolledOut, true);
+    // The simulator's own links are http: on 127.0.0.1: allowed without asking.
+    writeFileSync(path, VALUES);
+    assert.match((await publish(options())).bundle.bundleUrl, /^http:\/\/127\.0\.0\.1:/);
   });
 });

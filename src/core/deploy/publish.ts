@@ -19,7 +19,7 @@ import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { redactUrl } from '../redact';
-import { ExportFailedError, RolloutError, ValuesChangedError } from './errors';
+import { checkBundleUrlScheme, ExportFailedError, RolloutError, ValuesChangedError } from './errors';
 import { readStaticExport, setStaticExport, type StaticExportChange } from './values';
 
 
@@ -140,6 +140,11 @@ export interface PublishOptions {
   conflictRetries?: number;
   conflictDelayMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Plain http: bundle links to a remote host: refused unless allowed (loopback is always
+   * allowed). `hint` names the setting or flag that allows them, for the message.
+   */
+  allowHttpBundleUrl?: { allowed: boolean; hint: string };
 }
 
 export interface PublishResult {
@@ -185,6 +190,8 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
     }
   }
 
+  // Written into the values, an http: link would have the deployment fetch the site unencrypted.
+  checkBundleUrlScheme(bundle.bundleUrl, o.allowHttpBundleUrl ?? { allowed: false, hint: 'allowHttpBundleUrl' });
   step('values', o.values.name);
   const { before, after } = await writeValues(o.values, initial, { bundleUrl: bundle.bundleUrl, ...(o.version === undefined ? {} : { version: o.version }) }, jobId, log);
   const valuesChanged = after !== before;

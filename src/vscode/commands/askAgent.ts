@@ -125,12 +125,13 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
   const { askAgent, isBlankPrompt, AgentRateLimitError, AgentRequestMayHaveArrivedError } = await import('../../core/agent/ask.js');
   const prompt = await composer.promptOf(document);
   if (isBlankPrompt(prompt)) {
-    void vscode.window.showWarningMessage(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
+    void deps.messages.warn(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
     return { outcome: 'blank' };
   }
   if (composer.wasMaybeSent(document.uri)) {
     const again = vscode.l10n.t('Send Again');
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await deps.messages.ask(
+      'warning',
       address.request.kind === 'create'
         ? vscode.l10n.t('The last send of this prompt may have created an agent job already. Check the Agent Jobs view or the dashboard first: send it again anyway?')
         : vscode.l10n.t('The last send of this follow-up may have reached agent job {0} already. Refresh the job first: send it again anyway?', address.request.jobId),
@@ -154,14 +155,14 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     const kept = vscode.l10n.t('Your draft is kept.');
     if (error instanceof AgentRateLimitError) {
       deps.log.warn(error.message);
-      void vscode.window.showWarningMessage(`${forMessage(error.message)} ${kept}`);
+      void deps.messages.warn(`${error.message} ${kept}`);
       return { outcome: 'rateLimited', message: error.message };
     }
     if (error instanceof AgentRequestMayHaveArrivedError) {
       deps.log.warn(error.message);
       await composer.markMaybeSent(document.uri);
       const refresh = vscode.l10n.t('Refresh');
-      void vscode.window.showWarningMessage(`${forMessage(error.message)} ${kept}`, refresh).then((choice) => {
+      void deps.messages.warn(`${error.message} ${kept}`, refresh).then((choice) => {
         if (choice !== refresh) return;
         if (request.kind === 'message') deps.session.service?.refresh(jobKey({ kind: 'agent', id: request.jobId }));
         else void vscode.commands.executeCommand('docsAdmin.refresh');
@@ -171,7 +172,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     const message = error instanceof Error ? error.message : String(error);
     deps.log.warn(`The agent did not take the prompt: ${message}`);
     const showLogs = vscode.l10n.t('Show Logs');
-    void vscode.window.showErrorMessage(`${forMessage(message)} ${kept}`, showLogs).then((choice) => {
+    void deps.messages.error(`${message} ${kept}`, showLogs).then((choice) => {
       if (choice === showLogs) deps.channel.show(true);
     });
     return { outcome: 'failed', message };

@@ -10,7 +10,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const type = readConfig().deploymentType;
       const detail = FEATURES.map((f) => `${f.name}: ${f.availability[type]}`).join('\n');
       const change = vscode.l10n.t('Change Deployment Type');
-      const choice = await vscode.window.showInformationMessage(availabilityNote(type), { modal: false, detail }, change);
+      const choice = await deps.messages.ask('info', availabilityNote(type), { modal: false, detail }, change);
       if (choice === change) {
         const picked = await vscode.window.showQuickPick(
           (Object.keys(DEPLOYMENT_NAMES) as (keyof typeof DEPLOYMENT_NAMES)[]).map((t) => ({ label: DEPLOYMENT_NAMES[t], description: t === type ? vscode.l10n.t('current') : '', detail: availabilityNote(t), type: t })),

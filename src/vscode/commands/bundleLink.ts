@@ -11,13 +11,13 @@ export function register(deps: Deps): vscode.Disposable[] {
       const link = await freshLink(deps, node.key);
       await vscode.env.clipboard.writeText(link.bundle.bundleUrl);
       const left = deps.session.links?.timeLeft(link);
-      void vscode.window.showInformationMessage(vscode.l10n.t('Bundle link copied ({0}). It works for anyone who has it until then: share it with care.', describeExpiry(left)));
+      void deps.messages.info(vscode.l10n.t('Bundle link copied ({0}). It works for anyone who has it until then: share it with care.', describeExpiry(left)));
       return true;
     }),
     command('docsAdmin.export.openBundleLink', deps, async (node: unknown) => {
       if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a completed export in the Docs Admin view.'));
       const link = await freshLink(deps, node.key);
-      return openSafely(deps.log, link.bundle.bundleUrl, 'bundle');
+      return openSafely(deps, link.bundle.bundleUrl, 'bundle');
     }),
   ];
 }

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, isJobNode, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
 import { exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
@@ -51,7 +51,8 @@ export interface DownloadArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, args: DownloadArgs = {}): Promise<DownloadResult | undefined> => {
+    command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, given?: DownloadArgs): Promise<DownloadResult | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.export.downloadBundle');
       const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
@@ -100,14 +101,14 @@ export function register(deps: Deps): vscode.Disposable[] {
         });
       });
       if (result === undefined) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Download cancelled; nothing was saved.'));
+        void deps.messages.info(vscode.l10n.t('Download cancelled; nothing was saved.'));
         return undefined;
       }
       await deps.context.globalState.update(LAST_FOLDER, dirname(chosen));
       await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
       const extract = vscode.l10n.t('Extract…');
       const reveal = vscode.l10n.t('Reveal');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
+      void deps.messages.info(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
         if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
       });

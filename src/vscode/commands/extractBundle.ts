@@ -5,7 +5,7 @@ import type { ExtractSummary } from '../../core/bundle/extract/extract';
 import { describeSummary, type BundleSummary } from '../../core/bundle/shelf/shelfRows';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode, requireService } from '../commandToolkit';
 import { formatBytes } from '../../core/format';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
@@ -42,7 +42,8 @@ export interface ExtractArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.export.extractBundle', deps, async (node?: unknown, args: ExtractArgs = {}): Promise<ExtractSummary | undefined> => {
+    command('docsAdmin.export.extractBundle', deps, async (node?: unknown, given?: ExtractArgs): Promise<ExtractSummary | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.export.extractBundle');
       const job = isJobNode(node) ? requireService(deps).get(node.key) : undefined;
       const jobId = job?.kind === 'export' ? job.id : undefined;
       let archive = args.archive ?? (jobId === undefined ? undefined : deps.session.shelf?.get(jobId)?.archive);
@@ -50,7 +51,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         if (jobId !== undefined) {
           const download = vscode.l10n.t('Download…');
           const chooseFile = vscode.l10n.t('Choose a File…');
-          const choice = await vscode.window.showInformationMessage(vscode.l10n.t('This export\'s bundle has not been downloaded yet.'), download, chooseFile);
+          const choice = await deps.messages.info(vscode.l10n.t('This export\'s bundle has not been downloaded yet.'), download, chooseFile);
           if (choice === download) {
             // Extract is offered again when the download is done.
             await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node);
@@ -87,7 +88,8 @@ export function register(deps: Deps): vscode.Disposable[] {
         folder = join(parent[0].fsPath, folderNameFor(source));
         if (await isNonEmptyFolder(folder)) {
           const replaceFiles = vscode.l10n.t('Replace');
-          const answer = await vscode.window.showWarningMessage(
+          const answer = await deps.messages.ask(
+            'warning',
             vscode.l10n.t('{0} already holds files. Replace them with the bundle\'s? The old files are removed only once the new ones are all in place.', folder),
             { modal: true },
             replaceFiles,
@@ -116,7 +118,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         });
       });
       if (summary === undefined) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Extraction cancelled; the folder was left as it was.'));
+        void deps.messages.info(vscode.l10n.t('Extraction cancelled; the folder was left as it was.'));
         return undefined;
       }
       const described = describeSummary(toSummary(summary));
@@ -125,7 +127,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (jobId !== undefined) await deps.session.shelf?.update(jobId, { archive: source, folder: target, summary: toSummary(summary), extractedAt: Date.now() });
       const preview = vscode.l10n.t('Preview');
       const reveal = vscode.l10n.t('Reveal');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Extracted {0} to {1}.', described.headline, target), preview, reveal).then((choice) => {
+      void deps.messages.info(vscode.l10n.t('Extracted {0} to {1}.', described.headline, target), preview, reveal).then((choice) => {
         if (choice === preview) void vscode.commands.executeCommand('docsAdmin.export.previewBundle', node ?? { folder: target });
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
       });

@@ -18,7 +18,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const left = job.links.timeLeft(link);
       const download = vscode.l10n.t('Download…');
       const copyLink = vscode.l10n.t('Copy Link');
-      void vscode.window.showInformationMessage(vscode.l10n.t('Bundle ready for {0} ({1}).', job.domain ?? job.id, describeExpiry(left)), download, copyLink).then((choice) => {
+      void deps.messages.info(vscode.l10n.t('Bundle ready for {0} ({1}).', job.domain ?? job.id, describeExpiry(left)), download, copyLink).then((choice) => {
         if (choice === download) void vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node ?? { key, kind: 'export' });
         if (choice === copyLink) void vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', node ?? { key, kind: 'export' });
       });

@@ -6,7 +6,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps, optionsFromCode } from '../commandToolkit';
 
 export interface ImportArgs {
   file?: string;
@@ -23,7 +23,8 @@ export interface ImportArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.bundle.import', deps, async (args: ImportArgs = {}) => {
+    command('docsAdmin.bundle.import', deps, async (given?: ImportArgs) => {
+      const args = optionsFromCode(given, 'docsAdmin.bundle.import');
       const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
       if (bundleDirectory === '' || bundleBaseUrl === '') {
         throw new Error(
@@ -57,7 +58,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       );
       if (exists && args.file === undefined) {
         const replace = vscode.l10n.t('Replace');
-        const answer = await vscode.window.showWarningMessage(vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
+        const answer = await deps.messages.ask('warning', vscode.l10n.t('{0} already exists. Replace it with the imported bundle?', target), { modal: true }, replace);
         if (answer !== replace) return undefined;
       } else if (exists) {
         throw new Error(vscode.l10n.t('{0} already exists; rename the bundle file or remove the old one.', target));
@@ -75,10 +76,10 @@ export function register(deps: Deps): vscode.Disposable[] {
       await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
       deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
       if (args.rollout !== false) {
-        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, signal));
+        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, deps, signal));
       }
       const where = vscode.workspace.asRelativePath(uri);
-      void vscode.window.showInformationMessage(
+      void deps.messages.info(
         args.rollout === false ? vscode.l10n.t('Imported {0}: {1} points at {2}.', name, where, bundleUrl) : vscode.l10n.t('Imported {0}: {1} points at {2}; rollout done.', name, where, bundleUrl),
       );
       return { bundleUrl, path: target };

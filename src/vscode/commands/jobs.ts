@@ -45,7 +45,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (value === undefined) return undefined;
       const parsed = parseExportDomain(value);
       if (!parsed.ok) throw new Error(parsed.reason);
-      if (parsed.note !== undefined) void vscode.window.showInformationMessage(parsed.note);
+      if (parsed.note !== undefined) void deps.messages.info(parsed.note);
       const job = await service.startExport(parsed.domain);
       deps.reveal({ key: jobKey({ kind: 'export', id: job.jobId }), kind: 'export' });
       return job.jobId;

@@ -3,7 +3,7 @@ import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/errors'
 import { checkAdminKey } from '../../core/jobs/input';
 import { checkBaseUrl } from '../../core/links';
 import { knownProjectIds } from '../environments';
-import { command, type Deps } from '../commandToolkit';
+import { command, optionsFromCode, type Deps } from '../commandToolkit';
 
 type Check = 'accepted' | 'rejected' | 'unchecked';
 
@@ -31,7 +31,9 @@ async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.key.set', deps, async (given?: string) => {
+    command('docsAdmin.key.set', deps, async (options?: { key?: string }) => {
+      // A key given by a link could swap in someone else's (valid) key: taken from code only.
+      const given = optionsFromCode(options, 'docsAdmin.key.set').key;
       const env = deps.session.environment;
       const value =
         given ??
@@ -52,21 +54,29 @@ export function register(deps: Deps): vscode.Disposable[] {
       const check = await liveCheck(deps, key);
       if (check.result === 'rejected') {
         const saveAnyway = vscode.l10n.t('Save Anyway');
-        const choice = given === undefined ? await vscode.window.showErrorMessage(vscode.l10n.t('The server rejected this key; it was not saved. {0}', check.note ?? ''), saveAnyway) : undefined;
-        if (choice !== saveAnyway) return false;
+        // The note quotes the server's 401 text: Messages leaves nothing in it clickable.
+        const rejected = vscode.l10n.t('The server rejected this key; it was not saved. {0}', check.note ?? '');
+        if (given !== undefined) {
+          void deps.messages.error(rejected);
+          return false;
+        }
+        if ((await deps.messages.error(rejected, saveAnyway)) !== saveAnyway) return false;
       }
-      await deps.keys.set(env.id, key);
+      // Bound to this server: a base URL changed later gets nothing until the person agrees.
+      const base = checkBaseUrl(env.baseUrl);
+      await deps.keys.set(env.id, key, base.ok ? new URL(base.baseUrl).origin : undefined);
       await deps.session.rebuild();
-      if (check.result === 'unchecked') void vscode.window.showWarningMessage(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
-      else if (check.note === undefined) void vscode.window.showInformationMessage(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
-      else void vscode.window.showInformationMessage(vscode.l10n.t('Admin key saved for "{0}" ({1}).', env.name, check.note));
+      if (check.result === 'unchecked') void deps.messages.warn(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
+      else if (check.note === undefined) void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
+      else void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" ({1}).', env.name, check.note));
       return true;
     }),
-    command('docsAdmin.key.clear', deps, async (confirmed?: boolean) => {
+    command('docsAdmin.key.clear', deps, async (options?: { confirmed?: boolean }) => {
+      const confirmed = optionsFromCode(options, 'docsAdmin.key.clear').confirmed;
       const env = deps.session.environment;
       if (confirmed !== true) {
         const remove = vscode.l10n.t('Remove');
-        const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Remove the admin key of "{0}" from the system keychain?', env.name), { modal: true }, remove);
+        const choice = await deps.messages.ask('warning', vscode.l10n.t('Remove the admin key of "{0}" from the system keychain?', env.name), { modal: true }, remove);
         if (choice !== remove) return false;
       }
       await deps.keys.delete(env.id);

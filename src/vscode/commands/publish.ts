@@ -6,7 +6,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode, requireService } from '../commandToolkit';
 
 const LAST_DOMAIN = 'docsAdmin.lastPublishDomain';
 
@@ -25,7 +25,8 @@ export interface PublishArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.publish', deps, async (node?: unknown, args: PublishArgs = {}): Promise<PublishResult | undefined> => {
+    command('docsAdmin.publish', deps, async (node?: unknown, given?: PublishArgs): Promise<PublishResult | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.publish');
       const config = readConfig();
       if (config.deploymentType === 'airGapped') {
         throw new Error(
@@ -71,9 +72,10 @@ export function register(deps: Deps): vscode.Disposable[] {
           domain: domain.domain,
           ...(args.version === undefined ? {} : { version: args.version }),
           values: editorValuesStore(uri, { refuseUnsaved: true }),
-          ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, s) }),
+          ...(args.rollout === false ? {} : { rollout: (s?: AbortSignal) => runRolloutTask(uri, deps, s) }),
           signal,
           log: deps.log,
+          allowHttpBundleUrl: { allowed: config.allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' },
           onStep: (step) => progress.report({ message: STEP_TITLES[step] }),
           onProgress: (job) => {
             // The export shows in the tree and the status bar like any other, from the
@@ -97,12 +99,12 @@ export function register(deps: Deps): vscode.Disposable[] {
         if (observed !== undefined) service.releaseExport(observed);
       });
       if (result === undefined) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
+        void deps.messages.info(vscode.l10n.t('Publishing cancelled; the values file was left as it was.'));
         return undefined;
       }
       await rememberJob(deps, uri, result.jobId);
       await deps.setup.markPublished();
-      void vscode.window.showInformationMessage(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
+      void deps.messages.info(publishedMessage(domain.domain, vscode.workspace.asRelativePath(uri), result));
       return result;
     }),
   ];

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
+import { checkBundleUrlScheme } from '../../core/deploy/errors';
 import { redactUrl } from '../../core/redact';
+import { readConfig } from '../config';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
 import { REGENERATE_COMMAND } from '../values/diagnostics';
-import { command, isJobNode, type Deps } from '../commandToolkit';
+import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
 import { exportJobOf, freshLink } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 
@@ -18,7 +20,8 @@ export interface UpdateValuesArgs {
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.values.update', deps, async (node?: unknown, args: UpdateValuesArgs = {}): Promise<string | undefined> => {
+    command('docsAdmin.values.update', deps, async (node?: unknown, given?: UpdateValuesArgs): Promise<string | undefined> => {
+      const args = optionsFromCode(given, 'docsAdmin.values.update');
       const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: which export should the deployment serve?'));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
@@ -36,11 +39,12 @@ export function register(deps: Deps): vscode.Disposable[] {
         version = typed.trim() === '' ? undefined : typed.trim();
       }
       const link = await freshLink(deps, key);
+      checkBundleUrlScheme(link.bundle.bundleUrl, { allowed: readConfig().allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' });
       const changed = await applyStaticExport(uri, { bundleUrl: link.bundle.bundleUrl, ...(version === undefined ? {} : { version }) });
       await rememberJob(deps, uri, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(uri)}: staticExport.bundleUrl set to ${redactUrl(link.bundle.bundleUrl)} (export ${job.id}).`);
       const where = vscode.workspace.asRelativePath(uri);
-      void vscode.window.showInformationMessage(
+      void deps.messages.info(
         changed ? vscode.l10n.t('{0} now points at the bundle of {1}. Undo in the editor if that was not meant.', where, job.domain ?? job.id) : vscode.l10n.t('{0} already pointed at this bundle.', where),
       );
       return link.bundle.bundleUrl;
@@ -52,10 +56,11 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
       const link = await job.links.regenerate(job.id);
+      checkBundleUrlScheme(link.bundle.bundleUrl, { allowed: readConfig().allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' });
       await applyStaticExport(target, { bundleUrl: link.bundle.bundleUrl });
       await rememberJob(deps, target, job.id);
       deps.log.info(`${vscode.workspace.asRelativePath(target)}: regenerated the bundle of export ${job.id}; bundleUrl is now ${redactUrl(link.bundle.bundleUrl)}.`);
-      void vscode.window.showInformationMessage(
+      void deps.messages.info(
         vscode.l10n.t('New bundle link written to {0}. Roll the deployment out (Docs Admin: Publish Static Export… does all of it).', vscode.workspace.asRelativePath(target)),
       );
       return link.bundle.bundleUrl;

@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import { rawTar } from '../../unit/support/archives';
 import { EXTENSION_ID, waitFor } from '../support';
 import { shownTexts, waitForShown } from './screen';
+import { fromCode } from '../../../src/vscode/fromCode';
 
 const LANGUAGE = 'qps-ploc';
 
@@ -121,14 +122,14 @@ describe(`the display language ${LANGUAGE}: a translation is one file away`, fun
 
   it('shows an editor-side message (vscode.l10n.t) translated', async () => {
     const missing = join(dir, 'gone.tar.gz');
-    await failing('docsAdmin.export.extractBundle', undefined, { archive: missing, folder: join(dir, 'never') });
+    await failing('docsAdmin.export.extractBundle', undefined, fromCode({ archive: missing, folder: join(dir, 'never') }));
     await assertShown('the error for a missing bundle', both('The bundle {0} is no longer there. Download it again (Download Bundle…), or pick another file.', missing));
   });
 
   it("shows a core message (@vscode/l10n, configured at activation) translated", async () => {
     const notArchive = join(dir, 'notes.tar.gz');
     writeFileSync(notArchive, 'plain text, no archive');
-    await failing('docsAdmin.export.extractBundle', undefined, { archive: notArchive, folder: join(dir, 'notes') });
+    await failing('docsAdmin.export.extractBundle', undefined, fromCode({ archive: notArchive, folder: join(dir, 'notes') }));
     await assertShown('why the file was refused', both('The file is not a tar.gz or zip archive.'));
     await assertShown('what to do about it', both("Download the bundle again; if it happens again, ask the platform's support."));
   });
@@ -136,7 +137,7 @@ describe(`the display language ${LANGUAGE}: a translation is one file away`, fun
   it("shows a message of the extraction's worker thread translated", async () => {
     const archive = join(dir, 'escape.tar.gz');
     writeFileSync(archive, gzipSync(rawTar([{ name: 'site/index.html', data: '<h1>docs</h1>' }, { name: '../escape.txt', data: 'out' }])));
-    await failing('docsAdmin.export.extractBundle', undefined, { archive, folder: join(dir, 'site') });
+    await failing('docsAdmin.export.extractBundle', undefined, fromCode({ archive, folder: join(dir, 'site') }));
     await assertShown('the refused entry', both('The bundle holds an entry that points outside the folder ({0}); it was not extracted.', '../escape.txt'));
     await assertShown('what to do about it', both("Nothing was extracted. Regenerate the bundle, or ask the platform's support if it happens again."));
   });

@@ -1,0 +1,64 @@
+/**
+ * The one way this extension shows a message (`window.show*Message` is off limits elsewhere,
+ * by a lint rule). VS Code renders `[label](command:…)`, `[label](https:…)` and
+ * `[label](file:…)` in a message as a link, even in Restricted Mode, and a click runs the
+ * command with the arguments in the link: a server's error text or an archive's entry name
+ * carrying that syntax could re-point the base URL or type into a terminal. None of this
+ * extension's own messages holds a link, so the whole text goes through `forMessage` here:
+ * whatever a message quotes, nothing in it can be clicked. The raw values go to the log only.
+ */
+import * as vscode from 'vscode';
+import { forMessage } from '../core/untrusted';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A message as it was handed to the workbench (tests read these). */
+export interface ShownMessage {
+  severity: Severity;
+  text: string;
+  detail?: string;
+  items: string[];
+}
+
+/** A modal's detail keeps its line breaks; each line is made safe as a message is. */
+function safeDetail(detail: string): string {
+  return detail.split('\n').map(forMessage).join('\n');
+}
+
+export class Messages {
+  /** The last 50 messages shown, oldest first. */
+  readonly recent: ShownMessage[] = [];
+
+  error(text: string, ...items: string[]): Thenable<string | undefined> {
+    return this.show('error', text, undefined, items);
+  }
+
+  warn(text: string, ...items: string[]): Thenable<string | undefined> {
+    return this.show('warning', text, undefined, items);
+  }
+
+  info(text: string, ...items: string[]): Thenable<string | undefined> {
+    return this.show('info', text, undefined, items);
+  }
+
+  /** With options: a modal, or a detail line. */
+  ask(severity: Severity, text: string, options: vscode.MessageOptions, ...items: string[]): Thenable<string | undefined> {
+    return this.show(severity, text, options, items);
+  }
+
+  private show(severity: Severity, text: string, options: vscode.MessageOptions | undefined, items: string[]): Thenable<string | undefined> {
+    const safe = forMessage(text);
+    const safeOptions = options?.detail === undefined ? options : { ...options, detail: safeDetail(options.detail) };
+    this.recent.push({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items });
+    if (this.recent.length > 50) this.recent.shift();
+    const window = vscode.window;
+    switch (severity) {
+      case 'error':
+        return safeOptions === undefined ? window.showErrorMessage(safe, ...items) : window.showErrorMessage(safe, safeOptions, ...items);
+      case 'warning':
+        return safeOptions === undefined ? window.showWarningMessage(safe, ...items) : window.showWarningMessage(safe, safeOptions, ...items);
+      case 'info':
+        return safeOptions === undefined ? window.showInformationMessage(safe, ...items) : window.showInformationMessage(safe, safeOptions, ...items);
+    }
+  }
+}
