@@ -96,18 +96,20 @@ ${body.join('\n')}
       let written = 0;
       yield { path: 'assets/site.css', data: Buffer.from(Array.from({ length: 3000 }, () => `.${word()}-${word()} { margin: ${Math.floor(rnd() * 40)}px; color: #${Math.floor(rnd() * 0xffffff).toString(16).padStart(6, '0')}; }`).join('\n')) };
       yield { path: 'assets/site.js', data: Buffer.from(Array.from({ length: 3000 }, () => `function ${word()}_${Math.floor(rnd() * 1e6)}(a, b) { return a.${word()}(b) || ${Math.floor(rnd() * 100)}; }`).join('\n')) };
-      for (let section = 0; written < totalBytes; section = (section + 1) % sections.length) {
+      for (let part = 0; written < totalBytes; part++) {
+        // Each part of the site is a folder of its own; the 40 sections' sidebars come round again.
+        const section = part % sections.length;
         const pages = 20 + Math.floor(rnd() * 60);
         for (let index = 0; index < pages && written < totalBytes; index++) {
           const data = Buffer.from(page(section, index, pages));
           written += data.length;
-          yield { path: `docs/${sections[section] ?? ''}-${section}/page-${index}.html`, data };
+          yield { path: `docs/${sections[section] ?? ''}-${part}/page-${index}.html`, data };
           if (rnd() < 0.02) {
             // An image: already compressed, it does not shrink.
             const image = Buffer.alloc(5_000 + Math.floor(rnd() * 60_000));
             for (let i = 0; i < image.length; i += 4) image.writeUInt32LE(Math.floor(rnd() * 0x100000000), Math.min(i, image.length - 4));
             written += image.length;
-            yield { path: `docs/${sections[section] ?? ''}-${section}/img-${index}.png`, data: image };
+            yield { path: `docs/${sections[section] ?? ''}-${part}/img-${index}.png`, data: image };
           }
         }
       }
