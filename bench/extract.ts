@@ -21,9 +21,6 @@ const MiB = 1024 ** 2;
 /** The transpiled core, beside this file's own transpiled copy (out/bench -> out/src). */
 const EXTRACT_MODULE = resolve(__dirname, '..', 'src', 'core', 'bundle', 'extract', 'extract.js');
 const CHILD_ENV = 'DOCS_ADMIN_BENCH_EXTRACT';
-/** The defaults of docsAdmin.extract.maxEntries and docsAdmin.extract.maxTotalMegabytes. */
-const MAX_ENTRIES = 100_000;
-const MAX_TOTAL_BYTES = 4096 * MiB;
 
 interface ChildReport {
   ms: number;
@@ -59,7 +56,8 @@ const mainThreadCpuMs = () => {
   loop.enable();
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  const summary = await extractBundle(cfg.archive, cfg.target, { maxEntries: cfg.maxEntries, maxTotalBytes: cfg.maxTotalBytes });
+  // No caps given: the core's defaults, the settings' and the CLI's (limits.ts), ratio guard included.
+  const summary = await extractBundle(cfg.archive, cfg.target);
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const cpu = process.cpuUsage(cpu0);
   loop.disable();
@@ -184,7 +182,7 @@ function writeSite(root: string, shape: SiteShape): { files: number; bytes: numb
 }
 
 function ours(archive: string, target: string): Promise<ChildReport> {
-  const config = { module: EXTRACT_MODULE, archive, target, maxEntries: MAX_ENTRIES, maxTotalBytes: MAX_TOTAL_BYTES };
+  const config = { module: EXTRACT_MODULE, archive, target };
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['-e', CHILD_SCRIPT], { env: { ...process.env, [CHILD_ENV]: JSON.stringify(config) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

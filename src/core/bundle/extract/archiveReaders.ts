@@ -154,7 +154,8 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
       const file = staging.file(admitted.path, name, () => (inflate === undefined ? output : inflate.bytesWritten));
       // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.
       const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
-      const stream = deflated ? (inflate = createInflateRaw({ chunkSize: CHUNK })) : raw;
+      // A small file gets a small buffer (20,000 pages of 10 KB would otherwise each allocate 256 KiB).
+      const stream = deflated ? (inflate = createInflateRaw({ chunkSize: Math.min(CHUNK, Math.max(16 * 1024, entry.uncompressedSize)) })) : raw;
       if (inflate !== undefined) {
         const target = inflate;
         raw.on('error', (error) => target.destroy(error));
