@@ -6,11 +6,11 @@
  * entry's expanded size in its central directory, and a tar.gz carries its expanded size in the
  * gzip trailer (ISIZE: modulo 4 GiB, and only the last member's, so it is used as a hint, never
  * trusted to let anything through, and not at all for an archive of 4 GiB or more, or when it
- * is smaller than the archive itself, as it is when a bomb of 4 GiB wraps round to almost nothing). An extraction
- * then keeps up as it writes (`DiskWatch`): it stops while a small reserve is still free, so the
- * disk is never filled, whatever the archive said. A download that lies ends in ENOSPC, which
- * the callers turn into the same kind of message and clean up after (no temporary file, no
- * staging folder, the target untouched).
+ * is smaller than the archive itself, as when a 4 GiB bomb's wraps round to a few bytes). An
+ * extraction then keeps up as it writes (`DiskWatch`): it stops while a small reserve is still
+ * free, so the disk is never filled, whatever the archive said. A download that lies ends in
+ * ENOSPC, which the callers turn into the same kind of message and clean up after (no temporary
+ * file, no staging folder, the target untouched).
  */
 import * as l10n from '@vscode/l10n';
 import { statfsSync } from 'node:fs';
@@ -65,10 +65,10 @@ export async function declaredExpandedSize(archivePath: string, kind: ArchiveKin
 }
 
 /**
- * ISIZE, the gzip trailer's expanded size, where it can mean anything: not for an archive of
- * 4 GiB or more (ISIZE counts modulo 4 GiB), not when it is smaller than the archive (a tar.gz
- * expands; a 4 GiB bomb's ISIZE wraps round to its few bytes past 4 GiB), not when deflate could not reach it (1032:1 at
- * most, as a cut-short file's last bytes would say).
+ * ISIZE, the gzip trailer's expanded size, except where it can mean anything: for an archive of
+ * 4 GiB or more (ISIZE counts modulo 4 GiB), when it is smaller than the archive (a tar.gz
+ * expands; a 4 GiB bomb's ISIZE wraps round to its few bytes past 4 GiB), when deflate could not
+ * reach it (1032:1 at most, as a cut-short file's last bytes would say).
  */
 async function gzipTrailerSize(path: string): Promise<number | undefined> {
   const file = await open(path, 'r');
