@@ -24,6 +24,8 @@ export interface Config {
   maxIntervalMs: number;
   /** A known bundle link with less time left than this is regenerated before use. */
   linkMinimumMs: number;
+  /** Byte ranges fetched at once for a large bundle (1: one connection). */
+  downloadConnections: number;
   /** `docsAdmin.extract.*`: in Restricted Mode the workspace's values are not read (see `restrictedValue`). */
   extract: ExtractLimits;
   previewOpenIn: 'simpleBrowser' | 'external';
@@ -65,6 +67,7 @@ export function readConfig(): Config {
     minIntervalMs: min * 1000,
     maxIntervalMs: max * 1000,
     linkMinimumMs: Math.max(1, c.get<number>('bundle.linkMinimumMinutes', 10)) * 60_000,
+    downloadConnections: Math.min(16, Math.max(1, Math.floor(c.get<number>('download.connections', 4)))),
     extract: extractLimits({
       maxEntries: restrictedValue(c, 'extract.maxEntries'),
       maxTotalMegabytes: restrictedValue(c, 'extract.maxTotalMegabytes'),

@@ -51,7 +51,7 @@ async function bytesUnder(dir: string): Promise<number> {
 let fourGiB: Promise<Buffer> | undefined;
 const fourGiBTarGz = (): Promise<Buffer> => (fourGiB ??= tarGzipBomb(4 * GiB));
 
-describe('reliability: bundles, bombs against the compression ratio (default caps)', function () {
+describe('reliability: bundles, bombs against the compression ratio (default caps) @bundles', function () {
   this.timeout(180_000);
   let dir: string;
 
@@ -161,7 +161,7 @@ describe('reliability: bundles, bombs against the compression ratio (default cap
   });
 
   for (const kind of ['tar.gz', 'zip'] as const) {
-    it(`${kind}: a realistic 300 MB site (7,000 varied pages, compressing 5-10:1) extracts whole with the default caps`, async () => {
+    it(`${kind}: a realistic 300 MB site (7,000 varied pages, compressing 5-10:1) extracts whole with the default caps @control`, async () => {
       const archive = join(dir, `site.${kind}`);
       const made = await (kind === 'zip' ? writeSiteZip : writeSiteTarGz)(bigSite(300_000_000), archive);
       const ratio = made.expanded / (await stat(archive)).size;
