@@ -2,6 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { parseArgs } from 'node:util';
 import { checkAdminKey, checkProjectId } from '../core/jobs/input';
+import { EXTRACT_DEFAULTS } from '../core/bundle/extract/limits';
 import { MissingKeyError, UsageError } from './exit';
 
 export interface CommandSpec {
@@ -86,8 +87,10 @@ export function commands(): CommandSpec[] {
       options: {
         dir: { type: 'string', value: '<dir>', help: l10n.t('the folder to extract into (required)') },
         force: { type: 'boolean', help: l10n.t('replace what the folder holds (only once the new files are all in place)') },
-        'max-entries': { type: 'string', value: '<n>', help: l10n.t('refuse an archive with more entries (default 100000)') },
-        'max-total-mb': { type: 'string', value: '<n>', help: l10n.t('refuse an archive that expands to more (default 4096)') },
+        'max-entries': { type: 'string', value: '<n>', help: l10n.t('refuse an archive with more entries (default {0})', EXTRACT_DEFAULTS.maxEntries) },
+        'max-total-mb': { type: 'string', value: '<n>', help: l10n.t('refuse an archive that expands to more megabytes (default {0})', EXTRACT_DEFAULTS.maxTotalMegabytes) },
+        'max-compression-ratio': { type: 'string', value: '<n>', help: l10n.t('refuse an archive, or a file in it, that expands more than this many times over (default {0})', EXTRACT_DEFAULTS.maxCompressionRatio) },
+        'ratio-check-after-mb': { type: 'string', value: '<n>', help: l10n.t('the megabytes that may come out before the ratio counts (default {0})', EXTRACT_DEFAULTS.ratioCheckAfterMegabytes) },
       },
     },
     {

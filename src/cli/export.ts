@@ -2,8 +2,9 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ExportJob } from '../core/api/types';
-// Each command loads its own heavy part when it runs: the extractor, the downloader.
+// Each command loads its own heavy part when it runs: the extractor, the downloader (the caps are light).
 import type { DownloadProgress } from '../core/bundle/download/download';
+import { extractLimits, flagNames } from '../core/bundle/extract/limits';
 import { BundleLinks } from '../core/bundle/links/linkCache';
 import { formatBytes, formatDuration } from '../core/format';
 import { parseExportDomain } from '../core/jobs/input';
@@ -18,13 +19,18 @@ async function extract(parsed: Parsed, ctx: Context): Promise<number> {
   const line = progressLine(ctx);
   const dir = option(parsed, 'dir');
   if (dir === undefined) throw new UsageError(l10n.t('--dir <dir> is required: the folder to extract into.'));
-  const maxEntries = positiveNumber(parsed, 'max-entries');
-  const maxMb = positiveNumber(parsed, 'max-total-mb');
+  // The same defaults as the extension's settings (limits.ts).
+  const limits = extractLimits({
+    maxEntries: positiveNumber(parsed, 'max-entries'),
+    maxTotalMegabytes: positiveNumber(parsed, 'max-total-mb'),
+    maxCompressionRatio: positiveNumber(parsed, 'max-compression-ratio'),
+    ratioCheckAfterMegabytes: positiveNumber(parsed, 'ratio-check-after-mb'),
+  });
   const { extractBundle } = await import('../core/bundle/extract/extract.js');
   const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
     replace: parsed.options.force === true,
-    maxEntries: maxEntries ?? 100_000,
-    maxTotalBytes: (maxMb ?? 4096) * 1024 * 1024,
+    ...limits,
+    limitNames: flagNames(),
     signal: ctx.io.signal,
     workerScript: ctx.io.extractWorker,
     onProgress: (p) => line.show(l10n.t('{0} entries · {1}', p.entries, formatBytes(p.bytes))),

@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DeploymentType } from '../core/deploy/availability';
+import { extractLimits, type ExtractLimits } from '../core/bundle/extract/limits';
 
 export const SECTION = 'docsAdmin';
 
@@ -25,8 +26,8 @@ export interface Config {
   linkMinimumMs: number;
   /** Byte ranges fetched at once for a large bundle (1: one connection). */
   downloadConnections: number;
-  extractMaxEntries: number;
-  extractMaxTotalBytes: number;
+  /** `docsAdmin.extract.*`: in Restricted Mode the workspace's values are not read (see `restrictedValue`). */
+  extract: ExtractLimits;
   previewOpenIn: 'simpleBrowser' | 'external';
   /** A bundleUrl in a values file expiring within this is a warning. */
   valuesWarnWithinMs: number;
@@ -37,6 +38,18 @@ export interface Config {
   airGapped: { bundleDirectory: string; bundleBaseUrl: string };
 }
 
+
+/**
+ * A setting listed in package.json's `restrictedConfigurations`: in Restricted Mode only the
+ * user's own value counts (or the default), never one a workspace brings (its .vscode/settings.json
+ * or .code-workspace file, for any folder, in any language). VS Code leaves such values out itself;
+ * this holds whatever the version, and for a value read while trust is being granted.
+ */
+export function restrictedValue(c: vscode.WorkspaceConfiguration, key: string): unknown {
+  if (vscode.workspace.isTrusted) return c.get<unknown>(key);
+  const seen = c.inspect<unknown>(key);
+  return seen?.globalValue ?? seen?.defaultValue;
+}
 
 /** The extension's settings, typed and sanitised in one place. */
 export function readConfig(): Config {
@@ -57,8 +70,12 @@ export function readConfig(): Config {
     maxIntervalMs: max * 1000,
     linkMinimumMs: Math.max(1, c.get<number>('bundle.linkMinimumMinutes', 10)) * 60_000,
     downloadConnections: Math.min(16, Math.max(1, Math.floor(c.get<number>('download.connections', 4)))),
-    extractMaxEntries: Math.max(1, Math.floor(c.get<number>('extract.maxEntries', 100_000))),
-    extractMaxTotalBytes: Math.max(1, c.get<number>('extract.maxTotalMegabytes', 4096)) * 1024 * 1024,
+    extract: extractLimits({
+      maxEntries: restrictedValue(c, 'extract.maxEntries'),
+      maxTotalMegabytes: restrictedValue(c, 'extract.maxTotalMegabytes'),
+      maxCompressionRatio: restrictedValue(c, 'extract.maxCompressionRatio'),
+      ratioCheckAfterMegabytes: restrictedValue(c, 'extract.ratioCheckAfterMegabytes'),
+    }),
     previewOpenIn: c.get<string>('preview.openIn', 'simpleBrowser') === 'external' ? 'external' : 'simpleBrowser',
     valuesWarnWithinMs: Math.max(0, c.get<number>('values.warnBeforeExpiryHours', 24)) * 3600_000,
     allowHttpBundleUrl: c.get<boolean>('publish.allowHttpBundleUrl', false) === true,

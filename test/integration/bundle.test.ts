@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import type { DownloadResult } from '../../src/core/bundle/download/download';
 import type { ExtractSummary } from '../../src/core/bundle/extract/extract';
@@ -9,6 +10,7 @@ import type { DocsAdminInternals } from '../../src/extension';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
 import { siteFiles } from '../simulator/site';
+import { rawTar } from '../unit/support/archives';
 import { configure, internals, waitFor } from './support';
 import { fromCode } from '../../src/vscode/fromCode';
 
@@ -126,6 +128,22 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     assert.match(row.label as string, /^Extracted: 7 pages · [\d.]+ KB$/);
     assert.match(String(row.description), /^html 7 · css 1 · js 1$/);
     assert.equal(row.contextValue, 'exportJob.bundle.folder');
+  });
+
+  it('Extract Bundle holds to docsAdmin.extract.ratioCheckAfterMegabytes and maxCompressionRatio from the settings', async () => {
+    // 8 MiB of zeros: within the defaults (the ratio counts after 64 MiB).
+    const archive = join(dir, 'zeros.tar.gz');
+    writeFileSync(archive, gzipSync(rawTar([{ name: 'zeros.bin', data: Buffer.alloc(8 * 1024 * 1024) }])));
+    try {
+      await configure({ 'extract.ratioCheckAfterMegabytes': 1 });
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', undefined, fromCode({ archive, folder: join(dir, 'refused') })), undefined);
+      assert.ok(!readdirSync(dir).some((f) => f.includes('refused')), 'nothing extracted');
+      await configure({ 'extract.maxCompressionRatio': 5000 });
+      const summary = await vscode.commands.executeCommand<ExtractSummary>('docsAdmin.export.extractBundle', undefined, fromCode({ archive, folder: join(dir, 'allowed') }));
+      assert.equal(summary.bytes, 8 * 1024 * 1024);
+    } finally {
+      await configure({ 'extract.ratioCheckAfterMegabytes': undefined, 'extract.maxCompressionRatio': undefined });
+    }
   });
 
   it('Preview Bundle serves the folder on loopback with the export rewrite, and stops when its tab closes', async () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -131,9 +131,15 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
     assert.equal(sim.requests.length, requests, 'nothing was sent');
     const file = join(dir, 'docs-carried-in.tar.gz');
     writeFileSync(file, sim.defaultBundle());
+    // Someone who can write to the served folder plants a link under the name the copy once used.
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'not to be overwritten');
+    symlinkSync(victim, join(served, 'docs-carried-in.tar.gz.importing'));
     const imported = await vscode.commands.executeCommand<{ bundleUrl: string; path: string }>('docsAdmin.bundle.import', fromCode({ file, uri, rollout: false }));
     assert.equal(imported.bundleUrl, 'https://docs-internal.example/bundles/docs-carried-in.tar.gz');
-    assert.ok(existsSync(join(served, 'docs-carried-in.tar.gz')));
+    assert.deepEqual(readFileSync(join(served, 'docs-carried-in.tar.gz')), sim.defaultBundle());
+    assert.equal(readFileSync(victim, 'utf8'), 'not to be overwritten', 'the planted link was not followed');
+    assert.deepEqual(readdirSync(served).sort(), ['docs-carried-in.tar.gz', 'docs-carried-in.tar.gz.importing'], 'no temporary file was left');
     assert.equal(readStaticExport(onDisk())?.bundleUrl?.value, imported.bundleUrl);
     writeFileSync(join(dir, 'page.tar.gz'), '<html>not a bundle</html>');
     assert.equal(await vscode.commands.executeCommand('docsAdmin.bundle.import', fromCode({ file: join(dir, 'page.tar.gz'), uri, rollout: false })), undefined, 'an HTML page is refused');

@@ -14,6 +14,7 @@ import { checkEntryPath, zipEntryKind, UnsafeArchiveError, type UnsafeArchiveRea
 import { detectArchiveKind, extractBundle, TargetFolderError } from '../../src/core/bundle/extract/extract';
 import { received, sendable } from '../../src/core/bundle/extract/extractThread';
 import { Staging } from '../../src/core/bundle/extract/staging';
+import { DEFAULT_LIMITS } from '../../src/core/bundle/extract/limits';
 import { rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from './support/archives';
 import { AbortedError } from '../../src/core/abort';
 
@@ -408,7 +409,7 @@ describe('bundle extraction', function () {
         await mkdir(root);
         const fds = await openFiles();
         let stop = false;
-        const staging = new Staging(root, 100, 1024 ** 3, {
+        const staging = new Staging(root, { ...DEFAULT_LIMITS, maxEntries: 100, maxTotalBytes: 1024 ** 3 }, undefined, {
           aborted: () => stop,
           progress: (n, bytes) => {
             if (n === 5 && bytes > 4 * 600_000) stop = true;
@@ -468,7 +469,7 @@ describe('bundle extraction', function () {
       await mkdir(root);
       const abort = new Int32Array(new SharedArrayBuffer(4));
       Atomics.store(abort, 0, 1);
-      const worker = new Worker(join(__dirname, '..', '..', 'src', 'core', 'bundle', 'extract', 'extractWorker.js'), { workerData: { kind: 'tar.gz', archivePath: path, root, maxEntries: 100, maxTotalBytes: 1024 ** 3, abort } });
+      const worker = new Worker(join(__dirname, '..', '..', 'src', 'core', 'bundle', 'extract', 'extractWorker.js'), { workerData: { kind: 'tar.gz', archivePath: path, root, limits: { ...DEFAULT_LIMITS, maxEntries: 100, maxTotalBytes: 1024 ** 3 }, abort } });
       const messages: unknown[] = [];
       worker.on('message', (message) => messages.push(message));
       await once(worker, 'exit');

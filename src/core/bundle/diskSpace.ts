@@ -1,15 +1,19 @@
 /**
- * Room on the disk for a bundle, checked before anything is written, and a full disk met while
- * writing turned into a message that says what to do.
+ * Room on the disk for a bundle, checked before anything is written and, for an extraction,
+ * again as it writes; a full disk met while writing turned into a message that says what to do.
  *
  * Up front: a download knows its size (`sizeBytes`, `Content-Length`), a zip declares every
  * entry's expanded size in its central directory, and a tar.gz carries its expanded size in the
  * gzip trailer (ISIZE: modulo 4 GiB, and only the last member's, so it is used as a hint, never
- * trusted to let anything through). Whatever passes here is still written against the real
- * disk: a size that lied ends in ENOSPC, which the callers turn into the same message and clean
- * up after (no temporary file, no staging folder, the target untouched).
+ * trusted to let anything through, and not at all for an archive of 4 GiB or more, or when it
+ * is smaller than the archive itself, as when a 4 GiB bomb's wraps round to a few bytes). An
+ * extraction then keeps up as it writes (`DiskWatch`): it stops while a small reserve is still
+ * free, so the disk is never filled, whatever the archive said. A download that lies ends in
+ * ENOSPC, which the callers turn into the same kind of message and clean up after (no temporary
+ * file, no staging folder, the target untouched).
  */
 import * as l10n from '@vscode/l10n';
+import { statfsSync } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ArchiveKind } from './extract/archivePaths';
@@ -60,15 +64,20 @@ export async function declaredExpandedSize(archivePath: string, kind: ArchiveKin
   return kind === 'zip' ? zipDeclaredSize(archivePath) : gzipTrailerSize(archivePath);
 }
 
-/** ISIZE, the gzip trailer's expanded size; ignored when deflate could not reach it (1032:1 at most), as a cut-short file's last bytes would say. */
+/**
+ * ISIZE, the gzip trailer's expanded size, except where it can mean anything: for an archive of
+ * 4 GiB or more (ISIZE counts modulo 4 GiB), when it is smaller than the archive (a tar.gz
+ * expands; a 4 GiB bomb's ISIZE wraps round to its few bytes past 4 GiB), when deflate could not
+ * reach it (1032:1 at most, as a cut-short file's last bytes would say).
+ */
 async function gzipTrailerSize(path: string): Promise<number | undefined> {
   const file = await open(path, 'r');
   try {
     const { size: length } = await file.stat();
-    if (length < 18) return undefined;
+    if (length < 18 || length >= 2 ** 32) return undefined;
     const { buffer } = await file.read(Buffer.alloc(4), 0, 4, length - 4);
     const isize = buffer.readUInt32LE(0);
-    return isize <= length * 1032 ? isize : undefined;
+    return isize >= length && isize <= length * 1032 ? isize : undefined;
   } finally {
     await file.close();
   }
@@ -133,6 +142,67 @@ export async function ensureRoomForExtraction(archivePath: string, kind: Archive
     declared,
     free,
   );
+}
+
+/** What an extraction leaves free on a disk of `total` bytes: 2 % of it, at most 64 MiB. */
+export function diskReserve(total: number): number {
+  return Math.min(64 * 1024 ** 2, Math.floor(total * 0.02));
+}
+
+/** Free and total bytes of the disk holding `dir`, now; undefined when the system does not say. */
+export type DiskStat = (dir: string) => { free: number; total: number } | undefined;
+
+const statNow: DiskStat = (dir) => {
+  try {
+    const s = statfsSync(dir);
+    return { free: s.bavail * s.bsize, total: s.blocks * s.bsize };
+  } catch {
+    return undefined;
+  }
+};
+
+/** At most this many bytes are written between two looks at the disk. */
+const LOOK_EVERY = 16 * 1024 ** 2;
+
+/**
+ * The disk as an extraction writes (on its worker thread, so synchronously): before each write
+ * `take(bytes)`; it looks at the free space every 16 MiB, and more often as the free space
+ * nears the reserve, and refuses the write that would go into it. Other programs write too: a
+ * disk filled by them still ends in ENOSPC (`extractionDiskError`).
+ */
+export class DiskWatch {
+  private budget = 0;
+
+  constructor(
+    /** Where the files go (the staging folder). */
+    private readonly root: string,
+    /** The folder the message names (the target's parent). */
+    private readonly dir: string,
+    private readonly stat: DiskStat = statNow,
+  ) {}
+
+  take(bytes: number): void {
+    if (bytes <= this.budget) {
+      this.budget -= bytes;
+      return;
+    }
+    const disk = this.stat(this.root);
+    if (disk === undefined) {
+      this.budget = Infinity;
+      return;
+    }
+    const reserve = diskReserve(disk.total);
+    const room = disk.free - reserve;
+    if (bytes > room) {
+      throw new DiskSpaceError(
+        l10n.t('The extraction stopped before the disk was full: only {0} was still free in {1}, and {2} is kept free. Free some space or extract it somewhere else. Nothing was extracted, and the folder was left as it was.', formatBytes(Math.max(0, disk.free)), this.dir, formatBytes(reserve)),
+        this.dir,
+        undefined,
+        disk.free,
+      );
+    }
+    this.budget = Math.min(LOOK_EVERY, Math.floor((room - bytes) / 2));
+  }
 }
 
 /** A full disk (or quota) met while extracting, said so; anything else is returned as it is. */

@@ -104,8 +104,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const summary = await withCancellableProgress(vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
         let last = 0;
         return extractBundle(source, target, {
-          maxEntries: config.extractMaxEntries,
-          maxTotalBytes: config.extractMaxTotalBytes,
+          ...config.extract,
           replace,
           l10n: vscode.l10n.bundle,
           signal,

@@ -1,7 +1,8 @@
-import { copyFile, rename, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkOpenableLink } from '../../core/links';
+import { copyIntoPlace } from '../../core/bundle/copyIntoPlace';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
@@ -63,15 +64,8 @@ export function register(deps: Deps): vscode.Disposable[] {
       } else if (exists) {
         throw new Error(vscode.l10n.t('{0} already exists; rename the bundle file or remove the old one.', target));
       }
-      // Copied beside the target, then renamed: the web server never serves half a bundle.
-      const temp = `${target}.importing`;
-      try {
-        await copyFile(file, temp);
-        await rename(temp, target);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      // Copied beside the target under a random name, then renamed: the web server never serves half a bundle.
+      await copyIntoPlace(file, target);
       const bundleUrl = `${bundleBaseUrl}/${encodeURIComponent(name)}`;
       await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
       deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);

@@ -20,6 +20,7 @@ import { verifyArchive } from '../../../src/core/bundle/extract/verify';
 import { Simulator } from '../../simulator';
 import { buildSiteArchive } from '../../simulator/site';
 import { deflatedZeros, gzipMember, paxEntry, rawTar, tarHeader, tree, zip, type RawEntry, type ZipEntry } from '../support/archives';
+import { tarGzipBomb, zipBomb } from '../support/bombs';
 import { IN_NAMESPACE, mountSmallDisk, runInNamespace, smallDiskMode, type NamespaceResult, type SmallDisk } from '../support/smallDisk';
 import { AdminApiClient } from '../../../src/core/api/client';
 import { collector } from '../support/collector';
@@ -129,6 +130,8 @@ describe('reliability: bundles @bundles', function () {
       { title: 'a file under a file', entries: [{ name: 'page', data: 'x' }, { name: 'page/child.html', data: 'y' }], reason: 'conflict' },
       { title: 'more entries than docsAdmin.extract.maxEntries', entries: Array.from({ length: 30 }, (_, i) => ({ name: `p${i}.html`, data: 'p' })), reason: 'tooManyEntries', options: { maxEntries: 20 } },
       { title: 'more bytes than docsAdmin.extract.maxTotalMegabytes', entries: [{ name: 'big.bin', data: Buffer.alloc(2 * MiB) }], reason: 'tooLarge', options: { maxTotalBytes: MiB } },
+      { title: 'a Windows device name with an extension (NUL.html)', entries: [{ name: 'NUL.html', data: 'x' }], reason: 'reservedName', entry: 'NUL.html' },
+      { title: 'a Windows device name as a folder, with trailing dots and spaces (docs/con. ./index.html)', entries: [{ name: 'docs/con. /index.html', data: 'x' }], reason: 'reservedName', entry: 'docs/con. /index.html' },
     ];
     for (const c of tarCases) {
       it(`tar.gz: ${c.title}`, async () => {
@@ -151,6 +154,8 @@ describe('reliability: bundles @bundles', function () {
       { title: 'more entries than allowed', entries: Array.from({ length: 30 }, (_, i) => ({ name: `p${i}.html`, data: 'p' })), reason: 'tooManyEntries', options: { maxEntries: 20 } },
       { title: 'declared sizes past the cap', entries: [{ name: 'zeros.bin', data: Buffer.alloc(2 * MiB), deflate: true }], reason: 'tooLarge', options: { maxTotalBytes: MiB } },
       { title: 'a declared size that lies (smaller than the data)', entries: [{ name: 'zeros.bin', data: Buffer.alloc(2 * MiB), deflate: true, declaredSize: 100 }], reason: 'corrupt', options: { maxTotalBytes: MiB } },
+      { title: 'a Windows device name (COM1.txt)', entries: [{ name: 'COM1.txt', data: 'x' }], reason: 'reservedName', entry: 'COM1.txt' },
+      { title: 'a Windows device name behind a backslash (assets\\lpt9)', entries: [{ name: 'assets\\lpt9', data: 'x' }], reason: 'reservedName', entry: 'assets\\lpt9' },
     ];
     for (const c of zipCases) {
       it(`zip: ${c.title}`, async () => {
@@ -541,15 +546,30 @@ describe(`${DISK_TITLE} @bundles`, function () {
         });
       }
 
-      diskCase('tar.gz whose trailer lies small: the check lets it in, the real disk stops it, nothing is left', async () => {
+      const STOPPED = /^The extraction stopped before the disk was full: only .* was still free in .*, and .* is kept free\. Free some space or extract it somewhere else\. Nothing was extracted, and the folder was left as it was\.$/;
+
+      diskCase('tar.gz whose trailer lies small (under the archive\'s own size): not believed; the watch stops it before the disk is full, nothing is left', async () => {
         const archive = join(outside, 'liar.tar.gz');
         const honest = gzipSync(rawTar(files(12, 512 * 1024)));
         honest.writeUInt32LE(1000, honest.length - 4);
         await writeFile(archive, honest);
         const error = await rejection(extractBundle(archive, join(small().dir, 'site')));
         assert.ok(error instanceof DiskSpaceError, String(error));
+        assert.match(error.message, STOPPED);
         await onlyThere();
       });
+
+      for (const kind of ['tar.gz', 'zip'] as const) {
+        diskCase(`${kind}: the 4 GiB bomb (its ISIZE wraps to 1,536 bytes; ZIP64 sizes are not read up front): the watch stops it before the disk is full, nothing is left`, async () => {
+          const archive = join(outside, `bomb.${kind}`);
+          await writeFile(archive, kind === 'zip' ? await zipBomb(4 * 1024 * MiB) : await tarGzipBomb(4 * 1024 * MiB));
+          assert.equal(await declaredExpandedSize(archive, kind), undefined, 'no size believed up front');
+          const error = await rejection(extractBundle(archive, join(small().dir, 'site')));
+          assert.ok(error instanceof DiskSpaceError, String(error));
+          assert.match(error.message, STOPPED);
+          await onlyThere();
+        });
+      }
 
       diskCase('CLI: export extract onto a full disk exits 2 with one line, and creates no folder', async () => {
         const archive = join(outside, 'big.tar.gz');
@@ -612,6 +632,16 @@ describe('reliability: the expanded size an archive declares (read before extrac
     const liar = gzipSync(tarball);
     liar.writeUInt32LE(0xfffffff0, liar.length - 4);
     assert.equal(await declared('liar.tar.gz', liar, 'tar.gz'), undefined, 'more than 1032 times the file: not believed');
+  });
+
+  it('tar.gz: ISIZE is not believed when it is smaller than the archive (a 4 GiB bomb\'s wraps to its tar framing, 1,536 bytes)', async function () {
+    this.timeout(60_000);
+    const bomb = await tarGzipBomb(4 * 1024 * MiB);
+    assert.equal(bomb.readUInt32LE(bomb.length - 4), 1536, 'ISIZE wrapped');
+    assert.equal(await declared('bomb.tar.gz', bomb, 'tar.gz'), undefined);
+    const small = gzipSync(rawTar([{ name: 'a.html', data: Buffer.alloc(5000, 65) }]));
+    small.writeUInt32LE(small.length - 1, small.length - 4);
+    assert.equal(await declared('small.tar.gz', small, 'tar.gz'), undefined);
   });
 });
 

@@ -5,11 +5,15 @@
  * many zip tools take it), `.` and empty segments are dropped. What is left must be a plain
  * relative path: no `..` segment anywhere, nothing rooted (`/x`, `\\server\x`, `C:\x`, `C:x`).
  * Names are refused, never repaired: node-tar strips such prefixes silently, we do not.
- * Links of either kind are refused wherever they point, and so are devices and FIFOs.
+ * Links of either kind are refused wherever they point, and so are devices and FIFOs. A name
+ * Windows keeps for a device (`CON`, `NUL`, `COM1`, `LPT1`..., with or without an extension,
+ * trailing dots and spaces) is refused in any segment, on every platform: on Windows, writing
+ * `nul.html` writes to the device, and a bundle must open the same everywhere.
  */
 import * as l10n from '@vscode/l10n';
 import { extname } from 'node:path';
 import { sentences } from '../../l10n';
+import { DEFAULT_LIMITS, settingNames, type ExtractLimits, type LimitNames } from './limits';
 
 export type UnsafeArchiveReason =
   | 'traversal'
@@ -20,6 +24,8 @@ export type UnsafeArchiveReason =
   | 'conflict'
   | 'tooManyEntries'
   | 'tooLarge'
+  | 'compressionRatio'
+  | 'reservedName'
   | 'notAnArchive'
   | 'corrupt';
 
@@ -73,13 +79,26 @@ export type EntryKind = 'file' | 'directory' | 'link' | 'device' | 'other';
 export type CheckedPath =
   /** The entry's path below the root, `/`-separated; '' for the root itself. */
   | { ok: true; path: string }
-  | { ok: false; problem: 'traversal' | 'absolute' };
+  | { ok: false; problem: 'traversal' | 'absolute' }
+  | { ok: false; problem: 'reservedName'; segment: string };
+
+/**
+ * A device name on Windows, whatever follows it: `CON`, `con.html`, `Nul.tar.gz`, `COM1 `,
+ * `lpt9...`, `NUL .txt`, `CONIN$`. (Windows reads the part before the first dot, spaces at its
+ * end dropped; `COM¹`, `COM²`, `COM³` count too.)
+ */
+export function isWindowsReservedName(segment: string): boolean {
+  const stem = segment.split('.')[0]?.replace(/[ ]+$/, '') ?? '';
+  return /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)$/i.test(stem);
+}
 
 export function checkEntryPath(name: string): CheckedPath {
   const slashed = name.replace(/\\/g, '/');
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed) || name.includes('\0')) return { ok: false, problem: 'absolute' };
   const segments = slashed.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) return { ok: false, problem: 'traversal' };
+  const reserved = segments.find(isWindowsReservedName);
+  if (reserved !== undefined) return { ok: false, problem: 'reservedName', segment: reserved };
   return { ok: true, path: segments.join('/') };
 }
 
@@ -150,18 +169,25 @@ export class EntryRules {
   private readonly dirs = new Set<string>();
   private readonly duplicates = new Set<string>();
 
+  readonly maxEntries: number;
+  readonly maxTotalBytes: number;
+
   constructor(
-    readonly maxEntries: number,
-    readonly maxTotalBytes: number,
-  ) {}
+    readonly limits: ExtractLimits = DEFAULT_LIMITS,
+    /** How messages name the limits: the settings unless given (the CLI gives its flags). */
+    readonly names: LimitNames = settingNames(),
+  ) {
+    this.maxEntries = limits.maxEntries;
+    this.maxTotalBytes = limits.maxTotalBytes;
+  }
 
   tooLarge(): UnsafeArchiveError {
     const mb = Math.round(this.maxTotalBytes / 1024 ** 2);
-    return new UnsafeArchiveError('tooLarge', l10n.t('The bundle expands to more than {0} MB; nothing was extracted. If the site really is that large, raise the setting docsAdmin.extract.maxTotalMegabytes.', mb));
+    return new UnsafeArchiveError('tooLarge', l10n.t('The bundle expands to more than {0} MB; nothing was extracted. If the site really is that large, raise {1}.', mb, this.names.maxTotalMegabytes));
   }
 
   tooManyEntries(): UnsafeArchiveError {
-    return new UnsafeArchiveError('tooManyEntries', l10n.t('The bundle holds more than {0} entries; nothing was extracted. If the site really has that many files, raise the setting docsAdmin.extract.maxEntries.', this.maxEntries));
+    return new UnsafeArchiveError('tooManyEntries', l10n.t('The bundle holds more than {0} entries; nothing was extracted. If the site really has that many files, raise {1}.', this.maxEntries, this.names.maxEntries));
   }
 
   /** Checks one entry against every rule; gives its path below the root, or undefined for the root. */
@@ -178,9 +204,11 @@ export class EntryRules {
     const checked = checkEntryPath(name);
     if (!checked.ok) {
       const what =
-        checked.problem === 'traversal'
-          ? l10n.t('The bundle holds an entry that points outside the folder ({0}); it was not extracted.', name)
-          : l10n.t('The bundle holds an entry with an absolute path ({0}); it was not extracted.', name);
+        checked.problem === 'reservedName'
+          ? l10n.t('The bundle holds an entry named like a Windows device ({0}: {1}), which cannot be a file on Windows; it was not extracted.', name, checked.segment)
+          : checked.problem === 'traversal'
+            ? l10n.t('The bundle holds an entry that points outside the folder ({0}); it was not extracted.', name)
+            : l10n.t('The bundle holds an entry with an absolute path ({0}); it was not extracted.', name);
       throw new UnsafeArchiveError(checked.problem, refusedEntry(what), name);
     }
     this.declared += kind === 'file' ? declaredSize : 0;

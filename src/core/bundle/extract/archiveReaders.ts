@@ -5,16 +5,17 @@
  */
 import * as l10n from '@vscode/l10n';
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { createGunzip, createInflateRaw } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { corruptArchive, refusedEntry, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
 import type { Staging } from './staging';
+import { DiskSpaceError } from '../diskSpace';
 import { AbortedError } from '../../abort';
 
-/** Refusals and cancellation as they are; disk errors (they name a syscall) too; the rest is damage. */
+/** Refusals, cancellation and a disk about to fill as they are; disk errors (they name a syscall) too; the rest is damage. */
 export function classify(error: unknown): Error {
-  if (error instanceof UnsafeArchiveError || error instanceof AbortedError) return error;
+  if (error instanceof UnsafeArchiveError || error instanceof AbortedError || error instanceof DiskSpaceError) return error;
   if (error instanceof Error && 'syscall' in error) return error;
   return corruptArchive(error);
 }
@@ -31,13 +32,17 @@ const TAR_OVERHEAD_PER_ENTRY = 8 * 1024;
  * inflates on the thread pool while this thread parses and writes the one before (piped
  * straight in, the two take turns: a third of the time lost). The whole decompressed stream is
  * bounded, whatever its headers say; what follows the end of the archive is counted, not parsed.
+ * Each chunk carries the compressed bytes gunzip had consumed when it came out, for the ratio
+ * guard (of the whole stream here, of each entry in the staging folder).
  */
 export function readTar(archivePath: string, staging: Staging): Promise<void> {
   return new Promise<void>((done, reject) => {
     const source = createReadStream(archivePath, { highWaterMark: CHUNK });
     const gunzip = createGunzip({ chunkSize: CHUNK });
     const parser = new Parser({ strict: true, zstd: false });
-    const queue: Buffer[] = [];
+    const queue: { chunk: Buffer; consumed: number }[] = [];
+    /** Compressed bytes consumed when the chunk being parsed came out of gunzip. */
+    let consumed = 0;
     let streamed = 0;
     let scheduled = false;
     let inflated = false;
@@ -56,10 +61,13 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
     const feed = (): void => {
       scheduled = false;
       try {
-        for (let chunk = queue.shift(); chunk !== undefined && !failed; chunk = queue.shift()) {
+        for (let next = queue.shift(); next !== undefined && !failed; next = queue.shift()) {
+          const { chunk } = next;
+          consumed = next.consumed;
           streamed += chunk.length;
           staging.checkAborted();
           if (streamed > staging.maxTotalBytes + (staging.entries + 1) * TAR_OVERHEAD_PER_ENTRY + 2 * 1024 ** 2) throw staging.tooLarge();
+          staging.inflated.add(chunk.length, consumed);
           if (!atEnd) parser.write(chunk);
         }
         if (failed) return;
@@ -77,7 +85,8 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
     parser.on('entry', (entry: ReadEntry) => {
       const admitted = staging.admit(entry.path, tarEntryKind(entry.type), entry.size, entry.linkpath);
       if (admitted?.kind === 'file') {
-        const file = staging.file(admitted.path, entry.path);
+        const start = consumed;
+        const file = staging.file(admitted.path, entry.path, () => consumed - start);
         entry.on('data', (chunk: Buffer) => file.write(chunk));
         entry.on('end', () => file.close());
         return;
@@ -97,7 +106,7 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
       if (!failed) done();
     });
     gunzip.on('data', (chunk: Buffer) => {
-      queue.push(chunk);
+      queue.push({ chunk, consumed: gunzip.bytesWritten });
       if (queue.length >= QUEUED_CHUNKS) gunzip.pause();
       schedule();
     });
@@ -111,7 +120,11 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
   });
 }
 
-/** A zip: yauzl reads the central directory, then each entry's bytes, checked against its sizes. */
+/**
+ * A zip: yauzl reads the central directory, then each entry's bytes, raw, which are inflated
+ * here (so that the compressed bytes consumed are known, for the ratio guard) and checked
+ * against the size the entry declares.
+ */
 export async function readZip(archivePath: string, staging: Staging): Promise<void> {
   let zip: yauzl.ZipFile;
   try {
@@ -119,6 +132,8 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
   } catch (error) {
     throw classify(error);
   }
+  /** Compressed bytes consumed by the entries before this one. */
+  let consumedFromZip = 0;
   try {
     if (zip.entryCount > staging.maxEntries) throw staging.tooManyEntries();
     for await (const entry of zip.eachEntry()) {
@@ -133,14 +148,32 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
           : l10n.t('The bundle holds a file that cannot be read ({0}: compression method {1}).', name, entry.compressionMethod);
         throw new UnsafeArchiveError('unsupported', refusedEntry(what), name);
       }
-      const file = staging.file(admitted.path, name);
+      const deflated = entry.compressionMethod === 8;
+      let inflate: ReturnType<typeof createInflateRaw> | undefined;
+      let output = 0;
+      const file = staging.file(admitted.path, name, () => (inflate === undefined ? output : inflate.bytesWritten));
       // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.
-      const stream = await zip.openReadStreamPromise(entry);
-      try {
-        for await (const chunk of stream as AsyncIterable<Buffer>) file.write(chunk);
-      } finally {
-        stream.destroy();
+      const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
+      // A small file gets a small buffer (20,000 pages of 10 KB would otherwise each allocate 256 KiB).
+      const stream = deflated ? (inflate = createInflateRaw({ chunkSize: Math.min(CHUNK, Math.max(16 * 1024, entry.uncompressedSize)) })) : raw;
+      if (inflate !== undefined) {
+        const target = inflate;
+        raw.on('error', (error) => target.destroy(error));
+        raw.pipe(target);
       }
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          if (output + chunk.length > entry.uncompressedSize) throw corruptArchive(new Error(l10n.t('{0} holds more bytes than its declared {1}', name, entry.uncompressedSize)));
+          staging.inflated.add(chunk.length, consumedFromZip + (inflate === undefined ? output + chunk.length : inflate.bytesWritten));
+          output += chunk.length;
+          file.write(chunk);
+        }
+      } finally {
+        raw.destroy();
+        inflate?.destroy();
+      }
+      if (output !== entry.uncompressedSize) throw corruptArchive(new Error(l10n.t('{0} holds fewer bytes than its declared {1}', name, entry.uncompressedSize)));
+      consumedFromZip += inflate === undefined ? output : inflate.bytesWritten;
       file.close();
     }
   } catch (error) {

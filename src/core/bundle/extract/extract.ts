@@ -6,10 +6,12 @@
  * Everything goes first into a fresh folder beside the target (`.<name>.partial-<random>`),
  * which is renamed into place only when the whole archive passed; on any refusal, damage or
  * cancellation it is removed and the target is left as it was. Entries are refused, never
- * repaired: `..` segments, rooted names, links of either kind, devices and FIFOs. Caps on the
- * entry count and on the expanded size hold against what headers declare and against the bytes
- * actually written, so a bomb whose headers lie stops at the cap. File modes and times are not
- * kept: a docs site needs neither. A name found twice is written twice: the last one wins.
+ * repaired: `..` segments, rooted names, Windows device names, links of either kind, devices
+ * and FIFOs. Caps on the entry count and on the expanded size hold against what headers declare
+ * and against the bytes actually written, so a bomb whose headers lie stops at the cap; a
+ * compression ratio past the limit stops it after 64 MiB, whatever the caps (limits.ts); the
+ * free space is watched as the files are written. File modes and times are not kept: a docs
+ * site needs neither. A name found twice is written twice: the last one wins.
  */
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +19,7 @@ import { lstat, mkdir, open, opendir, rename, rm, rmdir } from 'node:fs/promises
 import { basename, dirname, join, resolve } from 'node:path';
 import type { L10nBundle } from '../../l10n';
 import { archiveKindOf, notAnArchive, type ArchiveKind } from './archivePaths';
+import { DEFAULT_LIMITS, type LimitNames } from './limits';
 import { extractOnThread } from './extractThread';
 import { ensureRoomForExtraction, extractionDiskError } from '../diskSpace';
 import { AbortedError } from '../../abort';
@@ -40,10 +43,16 @@ export interface ExtractProgress {
 }
 
 export interface ExtractOptions {
-  /** Setting `docsAdmin.extract.maxEntries`; 100,000 unless given. */
+  /** Setting `docsAdmin.extract.maxEntries`; the default of limits.ts unless given (as are the others). */
   maxEntries?: number | undefined;
-  /** Setting `docsAdmin.extract.maxTotalMegabytes`, in bytes; 2 GiB unless given. */
+  /** Setting `docsAdmin.extract.maxTotalMegabytes`, in bytes. */
   maxTotalBytes?: number | undefined;
+  /** Setting `docsAdmin.extract.maxCompressionRatio`: bytes out per compressed byte in. */
+  maxRatio?: number | undefined;
+  /** Setting `docsAdmin.extract.ratioCheckAfterMegabytes`, in bytes: output allowed before the ratio counts. */
+  ratioAfterBytes?: number | undefined;
+  /** How messages name the limits (the CLI names its flags); the settings unless given. */
+  limitNames?: LimitNames | undefined;
   /** Replace a non-empty target (the user agreed); the old contents go only after success. */
   replace?: boolean | undefined;
   signal?: AbortSignal | undefined;
@@ -73,8 +82,6 @@ export interface ExtractSummary {
   duplicates: string[];
 }
 
-export const DEFAULT_MAX_ENTRIES = 100_000;
-export const DEFAULT_MAX_TOTAL_BYTES = 2 * 1024 ** 3;
 /** Built beside this module: dist/extractWorker.js next to dist/extension.js, out/src/core/bundle/extract/ in tests. */
 const WORKER_SCRIPT = join(__dirname, 'extractWorker.js');
 
@@ -166,7 +173,19 @@ export async function extractBundle(archivePath: string, targetDir: string, opti
   try {
     summary = await extractOnThread(
       options.workerScript ?? WORKER_SCRIPT,
-      { kind, archivePath, root, maxEntries: options.maxEntries ?? DEFAULT_MAX_ENTRIES, maxTotalBytes: options.maxTotalBytes ?? DEFAULT_MAX_TOTAL_BYTES, l10n: options.l10n },
+      {
+        kind,
+        archivePath,
+        root,
+        limits: {
+          maxEntries: options.maxEntries ?? DEFAULT_LIMITS.maxEntries,
+          maxTotalBytes: options.maxTotalBytes ?? DEFAULT_LIMITS.maxTotalBytes,
+          maxRatio: options.maxRatio ?? DEFAULT_LIMITS.maxRatio,
+          ratioAfterBytes: options.ratioAfterBytes ?? DEFAULT_LIMITS.ratioAfterBytes,
+        },
+        names: options.limitNames,
+        l10n: options.l10n,
+      },
       { signal: options.signal, onProgress: (entries, bytes) => options.onProgress?.({ entries, bytes }) },
     );
     if (options.signal?.aborted) throw new AbortedError();

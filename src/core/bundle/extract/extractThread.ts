@@ -12,7 +12,9 @@ import * as l10n from '@vscode/l10n';
 import { Worker } from 'node:worker_threads';
 import type { L10nBundle } from '../../l10n';
 import { UnsafeArchiveError, type ArchiveKind, type UnsafeArchiveReason } from './archivePaths';
+import type { ExtractLimits, LimitNames } from './limits';
 import type { StagedContents } from './staging';
+import { DiskSpaceError } from '../diskSpace';
 import { AbortedError } from '../../abort';
 
 /** What the worker is given (`workerData`). */
@@ -21,8 +23,9 @@ export interface WorkerJob {
   archivePath: string;
   /** The staging folder, made empty by the caller. */
   root: string;
-  maxEntries: number;
-  maxTotalBytes: number;
+  limits: ExtractLimits;
+  /** How messages name the limits; the settings when undefined. */
+  names: LimitNames | undefined;
   /** One Int32 in shared memory: 0 to go on, 1 to stop. */
   abort: Int32Array;
   /** The translations the worker's messages use (its own `@vscode/l10n` is not configured); English when undefined. */
@@ -33,6 +36,7 @@ export interface WorkerJob {
 export type SentError =
   | { kind: 'unsafe'; reason: UnsafeArchiveReason; message: string; entry: string | undefined }
   | { kind: 'aborted' }
+  | { kind: 'disk'; message: string; dir: string; free: number | undefined }
   | { kind: 'system'; message: string; code: string | undefined; syscall: string | undefined; path: string | undefined };
 
 export type WorkerMessage = { type: 'progress'; entries: number; bytes: number } | { type: 'done'; contents: StagedContents } | { type: 'failed'; error: SentError };
@@ -40,6 +44,7 @@ export type WorkerMessage = { type: 'progress'; entries: number; bytes: number }
 export function sendable(error: Error): SentError {
   if (error instanceof UnsafeArchiveError) return { kind: 'unsafe', reason: error.reason, message: error.message, entry: error.entry };
   if (error instanceof AbortedError) return { kind: 'aborted' };
+  if (error instanceof DiskSpaceError) return { kind: 'disk', message: error.message, dir: error.dir, free: error.free };
   const fields = error as { code?: unknown; syscall?: unknown; path?: unknown };
   const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
   return { kind: 'system', message: error.message, code: text(fields.code), syscall: text(fields.syscall), path: text(fields.path) };
@@ -48,6 +53,7 @@ export function sendable(error: Error): SentError {
 export function received(sent: SentError): Error {
   if (sent.kind === 'unsafe') return new UnsafeArchiveError(sent.reason, sent.message, sent.entry);
   if (sent.kind === 'aborted') return new AbortedError();
+  if (sent.kind === 'disk') return new DiskSpaceError(sent.message, sent.dir, undefined, sent.free);
   const error = new Error(sent.message);
   for (const field of ['code', 'syscall', 'path'] as const) if (sent[field] !== undefined) Object.assign(error, { [field]: sent[field] });
   return error;

@@ -14,7 +14,7 @@ const PROGRESS_EVERY_MS = 50;
 
 async function run(job: WorkerJob, send: (message: WorkerMessage) => void): Promise<void> {
   let reported = -Infinity;
-  const staging = new Staging(job.root, job.maxEntries, job.maxTotalBytes, {
+  const staging = new Staging(job.root, job.limits, job.names, {
     aborted: () => Atomics.load(job.abort, 0) !== 0,
     progress: (entries, bytes) => {
       const now = performance.now();

@@ -8,9 +8,12 @@
  * it as it comes, so memory stays flat whatever the file's size.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import * as l10n from '@vscode/l10n';
 import { EntryRules, refusedEntry, UnsafeArchiveError, type ArchiveKind } from './archivePaths';
+import type { ExtractLimits, LimitNames } from './limits';
+import { RatioCount } from './ratioGuard';
+import { DiskWatch } from '../diskSpace';
 import { AbortedError } from '../../abort';
 
 export interface StagingHooks {
@@ -18,7 +21,12 @@ export interface StagingHooks {
   aborted(): boolean;
   /** After every entry and every chunk: the counts so far (throttle on the receiving side). */
   progress(entries: number, bytes: number): void;
+  /** The disk as it fills (a real look at the disk unless given). */
+  disk?: DiskWatch | undefined;
 }
+
+/** A file's share of a disk block and its metadata, counted against the free space when it is created. */
+const PER_FILE = 4096;
 
 /** What a finished extraction found, as `ExtractSummary` reports it. */
 export interface StagedContents {
@@ -46,6 +54,9 @@ function clashOrRethrow(error: unknown, name: string): never {
 
 export class Staging extends EntryRules {
   bytes = 0;
+  /** Bytes inflated from the whole archive against compressed bytes consumed (the readers add to it). */
+  readonly inflated: RatioCount;
+  private readonly disk: DiskWatch;
   /** The file being written, closed by `release()` if the extraction stops halfway through it. */
   private openFd: number | undefined;
   /** Folders already made under the root: each is made once, not once per file. */
@@ -53,11 +64,26 @@ export class Staging extends EntryRules {
 
   constructor(
     readonly root: string,
-    maxEntries: number,
-    maxTotalBytes: number,
+    limits: ExtractLimits,
+    names: LimitNames | undefined,
     private readonly hooks: StagingHooks,
   ) {
-    super(maxEntries, maxTotalBytes);
+    super(limits, names);
+    this.inflated = new RatioCount(this.limits, this.names);
+    this.disk = hooks.disk ?? new DiskWatch(root, dirname(root));
+  }
+
+  /**
+   * `path` joined to the root, which it must stay inside once resolved (the rules already saw
+   * to that: this is the second lock, on the path as the disk will take it).
+   */
+  private inside(path: string, name: string): string {
+    const target = join(this.root, path);
+    const below = relative(this.root, target);
+    if (below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below)) {
+      throw new UnsafeArchiveError('traversal', refusedEntry(l10n.t('The bundle holds an entry that points outside the folder ({0}); it was not extracted.', name)), name);
+    }
+    return target;
   }
 
   checkAborted(): void {
@@ -70,8 +96,9 @@ export class Staging extends EntryRules {
   }
 
   directory(path: string, name: string): void {
+    const dir = this.inside(path, name);
     try {
-      this.ensureDir(join(this.root, path));
+      this.ensureDir(dir);
     } catch (error) {
       clashOrRethrow(error, name);
     }
@@ -86,10 +113,14 @@ export class Staging extends EntryRules {
 
   /**
    * Creates (or empties: a repeated name's last copy wins) the file at `path` below the root.
-   * Every byte written counts against the cap as it comes, whatever the header declared.
+   * Every byte written counts against the cap as it comes, whatever the header declared, and
+   * against the compression ratio: `compressed()` says how many compressed bytes this entry has
+   * consumed so far.
    */
-  file(path: string, name: string): StagedFile {
-    const target = join(this.root, path);
+  file(path: string, name: string, compressed: () => number): StagedFile {
+    const target = this.inside(path, name);
+    const ratio = new RatioCount(this.limits, this.names, name);
+    this.disk.take(PER_FILE);
     let fd: number;
     try {
       this.ensureDir(dirname(target));
@@ -101,8 +132,10 @@ export class Staging extends EntryRules {
     return {
       write: (chunk) => {
         this.checkAborted();
+        ratio.add(chunk.length, compressed());
+        if (this.bytes + chunk.length > this.maxTotalBytes) throw this.tooLarge();
+        this.disk.take(chunk.length);
         this.bytes += chunk.length;
-        if (this.bytes > this.maxTotalBytes) throw this.tooLarge();
         for (let done = 0; done < chunk.length; ) done += writeSync(fd, chunk, done, chunk.length - done);
         this.hooks.progress(this.entries, this.bytes);
       },
