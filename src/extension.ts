@@ -4,6 +4,7 @@ import { configureL10n } from './core/l10n';
 import type { Deps } from './vscode/commandToolkit';
 import * as agentLinks from './vscode/commands/agentLinks';
 import * as availability from './vscode/commands/availability';
+import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
 import * as bundleLink from './vscode/commands/bundleLink';
 import * as downloadBundle from './vscode/commands/downloadBundle';
 import * as extractBundle from './vscode/commands/extractBundle';
@@ -14,11 +15,13 @@ import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
 import * as previewBundle from './vscode/commands/previewBundle';
 import * as publish from './vscode/commands/publish';
+import * as reviewAgentChanges from './vscode/commands/reviewAgentChanges';
 import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
 import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
 import { PRODUCT_NAME } from './vscode/config';
+import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
 import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
@@ -39,6 +42,8 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   settings,
   jobs,
   agentLinks,
+  reviewAgentChanges,
+  checkOutAgentBranch,
   retryExport,
   bundleLink,
   generateBundle,
@@ -64,6 +69,7 @@ export interface DocsAdminInternals {
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
+  git: GitAccess;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -77,18 +83,21 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const keys = new KeyStore(context.secrets);
   const log = channelLogger(channel, () => keys.known());
   const session = new Session(context, keys, log);
-  const views = new JobViews(session);
+  // The Git extension is looked up in the background: activation does not wait for it.
+  const git = new GitAccess(log);
+  const views = new JobViews(session, git);
   const statusBar = new JobsStatusBar(session);
   const notifier = new Notifier();
   const setup = new SetupProgress(session, keys, context.globalState);
   const previews = new PreviewManager(log);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
-  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews };
+  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews, git };
 
   context.subscriptions.push(
     channel,
     session,
+    git,
     views,
     statusBar,
     setup,
@@ -104,12 +113,13 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     vscode.window.onDidChangeWindowState((state) => session.service?.setFocused(state.focused)),
   );
   void vscode.commands.executeCommand('setContext', 'docsAdmin.state', 'noKey');
+  git.start();
   void session
     .rebuild()
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, git, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

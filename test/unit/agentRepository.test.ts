@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkBranchRef } from '../../src/core/agent/ref';
 import { findRemote, parseRepositoryUrl, sameRepository } from '../../src/core/agent/remote';
-import { reviewTitle, sides } from '../../src/core/agent/review';
+import { reviewTitle, sides, withReviewTokens } from '../../src/core/agent/review';
 
 describe('an agent job\'s repository and branch', () => {
   describe('matching source.repository against remotes', () => {
@@ -107,6 +107,12 @@ describe('an agent job\'s repository and branch', () => {
   describe('the review', () => {
     it('is titled with the job', () => {
       assert.equal(reviewTitle({ id: 'job-1', source: { repository: 'https://github.com/acme/docs', ref: 'agent/x' } }), 'Agent job acme/docs @ agent/x (job-1)');
+    });
+    it('marks rows without a branch, and leaves the others as they were', () => {
+      assert.equal(withReviewTokens('agentJob.completed.hasPr', 'agent/x'), 'agentJob.completed.hasPr');
+      assert.equal(withReviewTokens('agentJob.active', 'main'), 'agentJob.active');
+      assert.equal(withReviewTokens('agentJob.completed.noPr', null), 'agentJob.completed.noRef.noPr');
+      assert.equal(withReviewTokens('agentJob.active', ''), 'agentJob.active.noRef');
     });
     it('shows added files without an original and deleted ones without a modified side', () => {
       assert.deepEqual(sides('added'), { original: false, modified: true });

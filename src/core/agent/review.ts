@@ -14,3 +14,14 @@ export type ChangeKind = 'modified' | 'added' | 'deleted' | 'renamed';
 export function sides(kind: ChangeKind): { original: boolean; modified: boolean } {
   return { original: kind !== 'added', modified: kind !== 'deleted' };
 }
+
+/**
+ * An agent row's context value with the review tokens: `.noRef` after its status when the job
+ * names no branch (`agentJob.completed.noRef.noPr`), so the review commands' menus leave it out.
+ * Rows with a branch keep their value as it was.
+ */
+export function withReviewTokens(contextValue: string, ref: string | null | undefined): string {
+  if (ref !== null && ref !== undefined && ref !== '') return contextValue;
+  const [kind, status, ...rest] = contextValue.split('.');
+  return [kind, status, 'noRef', ...rest].join('.');
+}
