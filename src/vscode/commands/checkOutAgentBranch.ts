@@ -56,7 +56,10 @@ async function checkOut(deps: Deps, node: unknown, confirmed?: boolean): Promise
   );
   try {
     if (local) await repository.checkout(branch);
-    else await repository.createBranch(branch, true, tracking);
+    else {
+      await repository.createBranch(branch, true, tracking);
+      await repository.setBranchUpstream(branch, tracking);
+    }
   } catch (error) {
     if (wouldOverwrite(error)) {
       void vscode.window.showWarningMessage(vscode.l10n.t('Git did not check out {0}: your uncommitted changes touch files the agent changed. Nothing was changed; commit or stash them, then try again.', forMessage(branch)));

@@ -53,7 +53,8 @@ async function defaultBranch(found: AgentBranch): Promise<string | undefined> {
 
 /** Closes the editor an earlier review of the same job left open (the new one replaces it). */
 async function closeEarlier(title: string): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => tab.label === title && tab.input === undefined);
+  // The multi-file diff editor's tab reads "<title> (3 files)"; its input is not one the API names.
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => (tab.label === title || tab.label.startsWith(`${title} (`)) && tab.input === undefined);
   if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }
 

@@ -74,6 +74,7 @@ export interface Repository {
   getCommit(ref: string): Promise<Commit>;
   getBranch(name: string): Promise<Branch>;
   createBranch(name: string, checkout: boolean, ref?: string): Promise<void>;
+  setBranchUpstream(name: string, upstream: string): Promise<void>;
   checkout(treeish: string): Promise<void>;
   status(): Promise<void>;
 }

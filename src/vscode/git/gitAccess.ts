@@ -17,6 +17,17 @@ export interface RepositoryMatch {
   remote: Remote;
 }
 
+/** The API of an enabled Git extension; undefined while disabled (or not ready). */
+function apiOf(git: GitExtension, log: Logger): API | undefined {
+  if (!git.enabled) return undefined;
+  try {
+    return git.getAPI(1);
+  } catch (error) {
+    log.warn(`The Git extension's API is not available: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
 export class GitAccess implements vscode.Disposable {
   private extensionSubscriptions: vscode.Disposable[] = [];
   private apiSubscriptions: vscode.Disposable[] = [];
@@ -62,9 +73,10 @@ export class GitAccess implements vscode.Disposable {
     const git = extension.isActive ? extension.exports : await extension.activate();
     if (this.disposed || this.extension !== undefined) return;
     this.extension = git;
-    this.extensionSubscriptions.push(git.onDidChangeEnablement((enabled) => this.setApi(enabled ? git.getAPI(1) : undefined)));
+    // The Git extension announces itself enabled before its API can be had: ask on the next turn.
+    this.extensionSubscriptions.push(git.onDidChangeEnablement(() => setTimeout(() => this.setApi(apiOf(git, this.log)), 0)));
     if (!git.enabled) this.log.info('The Git extension is disabled (git.enabled): Review Changes and Check Out Agent Branch are hidden until it is enabled.');
-    this.setApi(git.enabled ? git.getAPI(1) : undefined);
+    this.setApi(apiOf(git, this.log));
   }
 
   private setApi(api: API | undefined): void {
