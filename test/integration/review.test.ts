@@ -148,15 +148,25 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     assert.equal(head(), 'main', 'reviewing checks nothing out');
   });
 
-  it('run again after a follow-up, it shows the new state in place of the old', async () => {
+  it('run again after a follow-up (a page added, one renamed), it shows the new state in place of the old', async () => {
     write(agent, 'docs/follow-up.md', '# Follow-up\n');
+    git(agent, 'mv', 'README.md', 'docs/index.md');
     git(agent, 'add', '-A');
     git(agent, 'commit', '-q', '-m', 'Follow-up');
     git(agent, 'push', '-q', 'origin', BRANCH);
     const result = await vscode.commands.executeCommand<ReviewOpened>('docsAdmin.agentJob.reviewChanges', row('review-early'));
     assert.equal(result.head, git(bare, 'rev-parse', BRANCH));
-    assert.deepEqual(result.files.map((f) => f.path).sort(), ['docs/added.md', 'docs/changed.md', 'docs/deleted.md', 'docs/follow-up.md']);
-    await waitFor('the diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${result.title} (4 files)`);
+    assert.deepEqual(
+      [...result.files].sort((a, b) => a.path.localeCompare(b.path)),
+      [
+        { path: 'docs/added.md', kind: 'added' },
+        { path: 'docs/changed.md', kind: 'modified' },
+        { path: 'docs/deleted.md', kind: 'deleted' },
+        { path: 'docs/follow-up.md', kind: 'added' },
+        { path: 'docs/index.md', kind: 'renamed' },
+      ],
+    );
+    await waitFor('the diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${result.title} (5 files)`);
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith(result.title));
     assert.equal(tabs.length, 1, 'the earlier review was replaced');
   });
