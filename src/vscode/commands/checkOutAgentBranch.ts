@@ -68,8 +68,12 @@ async function checkOut(deps: Deps, node: unknown, confirmed?: boolean): Promise
     throw new Error(vscode.l10n.t('Checking out {0} failed: {1}', forMessage(branch), gitReason(error)), { cause: error });
   }
   deps.log.info(`Checked out ${branch} (${local ? 'existing local branch' : `new, tracking ${tracking}`}) for agent job ${found.job.id}`);
+  await repository.status().catch(() => undefined);
+  const behind = local ? (repository.state.HEAD?.behind ?? 0) : 0;
   void vscode.window.showInformationMessage(
-    local ? vscode.l10n.t('Checked out {0}. It may be behind {1}: pull to get the agent\'s latest changes.', forMessage(branch), forMessage(tracking)) : vscode.l10n.t('Checked out {0}, tracking {1}.', forMessage(branch), forMessage(tracking)),
+    behind > 0
+      ? vscode.l10n.t('Checked out {0}, {1} commits behind {2}: pull to get the agent\'s latest changes.', forMessage(branch), behind, forMessage(tracking))
+      : vscode.l10n.t('Checked out {0}, tracking {1}.', forMessage(branch), forMessage(tracking)),
   );
   return { outcome: 'checkedOut', branch, uncommitted: pending };
 }
