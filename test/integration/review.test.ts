@@ -40,6 +40,8 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
   /** The docs author's clone, in the workspace. */
   let clone: string;
   let gitApi: API;
+  /** The host's own "git.enabled" (false), put back afterwards: the Git extension then closes the clone. */
+  let gitEnabled: boolean | undefined;
 
   const row = (id: string) => api.agentTree.getChildren().find((n) => n.key.endsWith(`:${id}`));
   const description = (id: string) => {
@@ -75,6 +77,7 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     git(agent, 'commit', '-q', '-m', 'Update the docs');
     git(agent, 'push', '-q', 'origin', BRANCH);
 
+    gitEnabled = vscode.workspace.getConfiguration('git').inspect<boolean>('enabled')?.globalValue;
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
@@ -87,10 +90,12 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('docsAdmin.key.clear', true);
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
-    await vscode.workspace.getConfiguration('git').update('enabled', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('git').update('enabled', gitEnabled, vscode.ConfigurationTarget.Global);
+    if (gitApi !== undefined) await waitFor('the Git extension to close the clone', () => !gitApi.repositories.some((r) => r.rootUri.fsPath === clone));
     await sim.stop();
     rmSync(temp, { recursive: true, force: true });
-    if (clone !== undefined) rmSync(clone, { recursive: true, force: true });
+    // The clone goes with the test host's workspace (removed now, the Git extension would look
+    // for the repository in a folder that is gone).
   });
 
   it('with the Git extension disabled, the commands are unavailable and say why; the rest works', async () => {
