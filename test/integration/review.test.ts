@@ -176,6 +176,23 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     assert.equal(tabs.length, 1, 'the earlier review was replaced');
   });
 
+  it('takes the merge base with the default branch as it is on the remote now, not as last fetched', async () => {
+    git(agent, 'checkout', '-q', 'main');
+    write(agent, 'docs/main-only.md', '# Merged meanwhile\n');
+    git(agent, 'add', '-A');
+    git(agent, 'commit', '-q', '-m', 'Another change on main');
+    git(agent, 'push', '-q', 'origin', 'main');
+    git(agent, 'checkout', '-q', '-b', 'agent/from-new-main');
+    write(agent, 'docs/changed.md', '# Changed\n\nFrom the new main.\n');
+    git(agent, 'commit', '-q', '-am', 'Change a page');
+    git(agent, 'push', '-q', 'origin', 'agent/from-new-main');
+    git(agent, 'checkout', '-q', BRANCH);
+    const node = await track('review-new-main', { repository: REMOTE, ref: 'agent/from-new-main' });
+    const result = await vscode.commands.executeCommand<ReviewOpened>('docsAdmin.agentJob.reviewChanges', node);
+    assert.equal(result.base, git(bare, 'rev-parse', 'main'));
+    assert.deepEqual(result.files, [{ path: 'docs/changed.md', kind: 'modified' }], 'main\'s own change is not the agent\'s');
+  });
+
   it('Check Out with uncommitted changes asks first, and never discards them', async () => {
     const node = row('review-ssh') as JobNode;
     write(clone, 'docs/changed.md', '# Changed\n\nMy unsaved thought.\n');

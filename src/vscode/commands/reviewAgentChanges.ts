@@ -37,9 +37,13 @@ function kindOf(status: number): ChangeKind {
   }
 }
 
-/** The remote's default branch as last fetched: `<remote>/HEAD`, else `main` or `master`. */
-async function defaultBranch(found: AgentBranch): Promise<string | undefined> {
+/**
+ * The remote's default branch, fetched afresh (a stale one would put its own newer commits in
+ * the diff): `<remote>/HEAD`, else `main` or `master`.
+ */
+async function defaultBranch(found: AgentBranch, log: Deps['log']): Promise<string | undefined> {
   const { repository, remote } = found;
+  await repository.fetch({ remote: remote.name }).catch((error: unknown) => log.warn(`Fetching ${remote.name} for its default branch failed (the last fetched one is used): ${gitReason(error)}`));
   for (const candidate of ['HEAD', 'main', 'master']) {
     const ref = `refs/remotes/${remote.name}/${candidate}`;
     const ok = await repository.getCommit(ref).then(
@@ -62,7 +66,7 @@ async function review(deps: Deps, node: unknown): Promise<ReviewOpened | Stopped
   const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching the agent\'s branch…') }, () => fetchAgentBranch(deps, node));
   if (stopped(found)) return found;
   const { job, branch, repository, head } = found;
-  const base = await defaultBranch(found);
+  const base = await defaultBranch(found, deps.log);
   if (base === undefined) {
     throw new Error(vscode.l10n.t('The default branch of {0} is not known here (no {1}/HEAD, main or master): fetch it, then try again.', forMessage(found.remote.name), forMessage(found.remote.name)));
   }
