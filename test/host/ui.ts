@@ -213,7 +213,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, walkthrough a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);
