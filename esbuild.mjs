@@ -2,10 +2,13 @@
 // (transpiled file by file into out/, so mocha and the extension host can load them).
 //   node esbuild.mjs               development build: source maps, not minified
 //   node esbuild.mjs --production  what ships in the .vsix: minified, no source maps
-//   node esbuild.mjs --watch       rebuild on change
+//   node esbuild.mjs --watch       rebuild on change (the CLI as one plain bundle)
+// The CLI (dist/cli.js) is always built as it ships: minified and packed (scripts/pack-cli.mjs).
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildPackedCli } from './scripts/pack-cli.mjs';
+import { fillCliPackage, packageConfigs, preparePackages } from './scripts/packages.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -35,7 +38,8 @@ const bundled = {
 
 const configs = [
   { ...bundled, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...bundled, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The CLI: in watch mode one plain bundle; otherwise packed (scripts/pack-cli.mjs, below).
+  ...(watch ? [{ ...bundled, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }] : []),
   // The extraction's worker thread, started from a file beside the extension and the CLI.
   { ...bundled, entryPoints: ['src/core/bundle/extract/extractWorker.ts'], outfile: 'dist/extractWorker.js' },
 ];
@@ -54,6 +58,10 @@ if (!production) {
   });
 }
 
+// The CLI's npm package (cli/) and the GitHub Action's entry (dist/action/): see scripts/packages.mjs.
+configs.push(...packageConfigs(bundled));
+preparePackages();
+
 rmSync('dist', { recursive: true, force: true });
 if (!production) rmSync('out', { recursive: true, force: true });
 
@@ -64,5 +72,8 @@ if (watch) {
   }
   console.log('esbuild: watching for changes');
 } else {
-  await Promise.all(configs.map((config) => esbuild.build(config)));
+  // The CLI as it ships, in every build: minified, one file, each part compiled when first needed.
+  await Promise.all([...configs.map((config) => esbuild.build(config)), buildPackedCli({ entry: 'src/cli/main.ts', outfile: 'dist/cli.js' })]);
+  // The npm package ships that very file.
+  fillCliPackage('dist/cli.js');
 }

@@ -1,21 +1,23 @@
 /**
  * Extraction: a tar.gz docs bundle of 20,000 HTML pages of about 10 KB (about 200 MB expanded;
  * quick: 200 pages, about 2 MB) in 100 sections x 4 topics, plus shared CSS and JS, made once
- * with the system `tar -czf`. Extracted by our extractor and by `tar -xzf archive -C dir`, each
- * into a fresh empty folder, runs alternating, medians quoted.
+ * with the system `tar -czf`. Extracted, each into a fresh folder, the order turning each round:
  *
- * Ours runs in a child Node process (the real `extractBundle` from out/src, with the settings'
- * default caps) and times itself around the call, so module loading is not counted; its peak
- * RSS is the child's VmHWM, its CPU time the whole process's (every thread), and the longest
- * stall of its main thread (the extension host's, in the editor) comes from
- * monitorEventLoopDelay. tar is timed around `sh -c 'tar -xzf ...; times'`, whose `times` gives
- * the CPU of tar and the gzip it starts. Everything happens in /dev/shm when there is one (see
- * scratchDir), so the tools are timed, not the disk. One unmeasured round first (full runs).
+ * - on the disk a user extracts to (the OS temp folder), by the CLI as a whole process
+ *   (`node dist/cli.js export extract`), by `tar -xzf` as a whole process, and by the extension's
+ *   path in-process (`extractBundle()` in a child Node process, timed inside it, with its
+ *   main-thread CPU and longest stall: the extension host's, in the editor);
+ * - on a RAM disk (/dev/shm), when there is one, by the CLI and tar again: labelled, beside.
+ *
+ * Whole processes are timed from spawn to exit, their CPU time and peak RSS (children included:
+ * tar's gzip) from GNU time. Ratios: the median of each round's ratio, with the lowest and highest.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { median, PROC_STATUS_KB, prng, ratio, scratchDir, type Bench } from './types';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { CLI, interleaved, settleDisk, timedProcess, type ProcessRun } from './proc';
+import { median, pairedRatio, PROC_STATUS_KB, prng, spreadOf, type Bench, type Measure } from './types';
 
 const MiB = 1024 ** 2;
 /** The transpiled core, beside this file's own transpiled copy (out/bench -> out/src). */
@@ -196,116 +198,134 @@ function ours(archive: string, target: string): Promise<ChildReport> {
   });
 }
 
-/** `times` in sh: the shell's own user and system time, then its children's (`0m0.770s 0m0.410s`). */
-function childrenCpuMs(times: string): number {
-  const lines = times.trim().split('\n');
-  const seconds = [...(lines.at(-1) ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
-  return seconds.length === 2 ? ((seconds[0] ?? 0) + (seconds[1] ?? 0)) * 1000 : NaN;
+/** A RAM disk, when there is one. */
+function ramDisk(): string | undefined {
+  try {
+    return existsSync('/dev/shm') ? mkdtempSync(join('/dev/shm', 'docs-admin-bench-extract-')) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** tar -xzf, its wall time around the process and the CPU of tar and its gzip. */
-function tarExtract(archive: string, target: string): { ms: number; cpuMs: number } {
-  const t0 = process.hrtime.bigint();
-  const result = spawnSync('sh', ['-c', 'tar -xzf "$0" -C "$1" && times', archive, target], { encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (result.status !== 0) throw new Error(`tar -xzf failed: ${result.stderr || String(result.error)}`);
-  return { ms, cpuMs: childrenCpuMs(result.stdout) };
+interface Where {
+  label: string;
+  dir: string;
+  archive: string;
+  cli: ProcessRun[];
+  tar: ProcessRun[];
 }
 
-function spread(values: readonly number[]): string {
-  return `${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)}`;
-}
+const list = (values: readonly number[]) => values.map((v) => v.toFixed(0)).join(', ');
 
 export const extract: Bench = async (options) => {
   const shape: SiteShape = options.quick ? { sections: 10, topics: 2, pages: 10, css: 2, js: 3 } : { sections: 100, topics: 4, pages: 50, css: 10, js: 15 };
   const runs = Math.max(1, options.runs);
-  const dir = scratchDir('docs-admin-bench-extract-');
+  // The disk a user extracts to: the OS temp folder (not a RAM disk); a RAM disk beside it, labelled.
+  const disk = mkdtempSync(join(tmpdir(), 'docs-admin-bench-extract-'));
+  const ram = ramDisk();
   try {
-    const site = join(dir, 'site');
+    const site = join(disk, 'site');
     options.log(`extract: writing a site of ${shape.sections * shape.topics * shape.pages} pages`);
     const written = writeSite(site, shape);
-    const archive = join(dir, 'bundle.tar.gz');
+    const archive = join(disk, 'bundle.tar.gz');
     options.log(`extract: tar -czf of ${written.files} files, ${(written.bytes / MiB).toFixed(1)} MiB`);
     const packed = spawnSync('tar', ['-czf', archive, '-C', site, ...readdirSync(site).sort()], { encoding: 'utf8' });
     if (packed.status !== 0) throw new Error(`tar -czf failed: ${packed.stderr || String(packed.error)}`);
     rmSync(site, { recursive: true, force: true });
     const archiveBytes = statSync(archive).size;
+    const places: Where[] = [{ label: `on disk (${tmpdir()})`, dir: disk, archive, cli: [], tar: [] }];
+    if (ram !== undefined) {
+      copyFileSync(archive, join(ram, 'bundle.tar.gz'));
+      places.push({ label: 'RAM disk (/dev/shm)', dir: ram, archive: join(ram, 'bundle.tar.gz'), cli: [], tar: [] });
+    }
 
-    const oursMs: number[] = [];
-    const oursCpu: number[] = [];
-    const stalls: number[] = [];
-    const mainCpu: number[] = [];
-    const tarMs: number[] = [];
-    const tarCpu: number[] = [];
-    const peaksKb: number[] = [];
-    const measureOurs = async (i: number, counted = true): Promise<void> => {
-      const target = join(dir, `ours-${i}`);
-      mkdirSync(target);
-      const report = await ours(archive, target);
-      if (report.files !== written.files || report.bytes !== written.bytes) {
-        throw new Error(`our extraction wrote ${report.files} files, ${report.bytes} bytes; the bundle holds ${written.files}, ${written.bytes}`);
-      }
-      rmSync(target, { recursive: true, force: true });
-      if (!counted) return;
-      oursMs.push(report.ms);
-      oursCpu.push(report.cpuMs);
-      stalls.push(report.stallMs);
-      mainCpu.push(report.mainCpuMs);
-      peaksKb.push(report.rssPeakKb);
-      options.log(`extract: ours run ${i + 1}/${runs}: ${report.ms.toFixed(0)} ms, CPU ${report.cpuMs.toFixed(0)} ms (main thread ${report.mainCpuMs.toFixed(0)} ms), main thread stalled at most ${report.stallMs.toFixed(0)} ms, peak RSS ${(report.rssPeakKb / 1024).toFixed(0)} MiB`);
+    const inproc: ChildReport[] = [];
+    let counted = false;
+    let n = 0;
+    const fresh = (where: Where, tool: string) => join(where.dir, `${tool}-${n++}`);
+    const check = (files: number, bytes: number, who: string) => {
+      if (files !== written.files || bytes !== written.bytes) throw new Error(`${who} wrote ${files} files, ${bytes} bytes; the bundle holds ${written.files}, ${written.bytes}`);
     };
-    const measureTar = (i: number, counted = true): void => {
-      const target = join(dir, `tar-${i}`);
-      mkdirSync(target);
-      const { ms, cpuMs } = tarExtract(archive, target);
-      rmSync(target, { recursive: true, force: true });
-      if (!counted) return;
-      tarMs.push(ms);
-      tarCpu.push(cpuMs);
-      options.log(`extract: tar run ${i + 1}/${runs}: ${ms.toFixed(0)} ms, CPU ${cpuMs.toFixed(0)} ms`);
-    };
+    const steps = places.flatMap((where) => [
+      async () => {
+        const target = fresh(where, 'cli');
+        const run = await timedProcess(process.execPath, [CLI, 'export', 'extract', where.archive, '--dir', target, '--json']);
+        const summary = JSON.parse(run.stdout) as { files: number; bytes: number };
+        check(summary.files, summary.bytes, 'the CLI');
+        rmSync(target, { recursive: true, force: true });
+        settleDisk();
+        if (!counted) return;
+        where.cli.push(run);
+        options.log(`extract: CLI ${where.label}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs.toFixed(0)} ms, peak RSS ${(run.peakKb / 1024).toFixed(0)} MiB`);
+      },
+      async () => {
+        const target = fresh(where, 'tar');
+        mkdirSync(target);
+        const run = await timedProcess('tar', ['-xzf', where.archive, '-C', target]);
+        rmSync(target, { recursive: true, force: true });
+        settleDisk();
+        if (!counted) return;
+        where.tar.push(run);
+        options.log(`extract: tar ${where.label}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs.toFixed(0)} ms, peak RSS ${(run.peakKb / 1024).toFixed(0)} MiB`);
+      },
+      ...(where.dir === disk
+        ? [
+            async () => {
+              const target = fresh(where, 'inproc');
+              mkdirSync(target);
+              const report = await ours(where.archive, target);
+              check(report.files, report.bytes, 'our extraction');
+              rmSync(target, { recursive: true, force: true });
+              settleDisk();
+              if (!counted) return;
+              inproc.push(report);
+              options.log(`extract: in-process ${where.label}: ${report.ms.toFixed(0)} ms, CPU ${report.cpuMs.toFixed(0)} ms (main thread ${report.mainCpuMs.toFixed(0)} ms), stalled at most ${report.stallMs.toFixed(0)} ms, peak RSS ${(report.rssPeakKb / 1024).toFixed(0)} MiB`);
+            },
+          ]
+        : []),
+    ]);
     if (!options.quick) {
       options.log('extract: warm-up round (not measured)');
-      await measureOurs(-1, false);
-      measureTar(-1, false);
+      await interleaved(1, steps);
     }
-    for (let i = 0; i < runs; i++) {
-      if (i % 2 === 0) {
-        await measureOurs(i);
-        measureTar(i);
-      } else {
-        measureTar(i);
-        await measureOurs(i);
-      }
-    }
+    counted = true;
+    await interleaved(runs, steps);
 
-    const oursMedian = median(oursMs);
-    const tarMedian = median(tarMs);
-    const timeRatio = ratio(oursMedian, tarMedian);
-    const peak = Math.max(...peaksKb) / 1024;
-    const cpuRatio = ratio(median(oursCpu), median(tarCpu));
+    const measures: Measure[] = [];
     const notes = [
       `${written.files} files (${shape.sections * shape.topics * shape.pages + 1} HTML pages of 6-14 KB of varied prose in ${shape.sections} sections x ${shape.topics} topics, ${shape.css} CSS and ${shape.js} JS files), ${(written.bytes / MiB).toFixed(1)} MiB expanded, ${(archiveBytes / MiB).toFixed(1)} MiB as tar.gz (made with the system tar -czf).`,
-      `${runs} run(s) each${options.quick ? '' : ' after one unmeasured round'}, ours and tar alternating, each into a fresh empty folder in ${dirname(dir)}, removed after the run (not timed); medians quoted. Wall: ours ${oursMs.map((ms) => ms.toFixed(0)).join(', ')} ms (${spread(oursMs)}); tar ${tarMs.map((ms) => ms.toFixed(0)).join(', ')} ms (${spread(tarMs)}). CPU: ours ${oursCpu.map((ms) => ms.toFixed(0)).join(', ')} ms; tar and its gzip ${tarCpu.map((ms) => ms.toFixed(0)).join(', ')} ms.`,
-      'Ours: extractBundle() with the default caps (100,000 entries, 4096 MiB) in a child Node process, timed inside it around the call (Node start and module loading not counted; worker thread start, staging folder and rename included); tar: `tar -xzf archive -C dir`, timed around the process.',
-      `The main thread (the extension host's, in the editor) used ${mainCpu.map((ms) => ms.toFixed(0)).join(', ')} ms of CPU (/proc, 10 ms ticks) and went at most ${spread(stalls)} ms without turning its event loop (monitorEventLoopDelay, per run: ${stalls.map((ms) => ms.toFixed(0)).join(', ')} ms; on a loaded machine that is mostly the wait for a core): the work runs on a worker thread.`,
-      `Peak RSS: the child's VmHWM (absolute, the Node runtime included); per run ${peaksKb.map((kb) => (kb / 1024).toFixed(0)).join(', ')} MiB.`,
+      `${runs} round(s)${options.quick ? '' : ' after one unmeasured round'}, the order of the tools turning each round, each into a fresh folder, removed after the run and the disk synced (\`sync\`, not timed), so no run pays for the write-back of the one before.`,
+      'CLI: `node dist/cli.js export extract <archive> --dir <dir>`, a whole process (Node start, module loading, worker thread, staging folder, rename); tar: `tar -xzf <archive> -C <dir>`, a whole process; wall from spawn to exit, CPU and peak RSS of the process and its children (tar\'s gzip) from GNU time.',
     ];
-    if (options.quick) notes.push('Quick mode: 200 files take a few milliseconds, so starting the worker thread and loading its modules (tens of milliseconds) dominate and the ratio says little; the full run is the measurement.');
-    if (timeRatio > 1.5) notes.push(`Time goal missed: ours took ${timeRatio.toFixed(2)}x tar's time (${oursMedian.toFixed(0)} ms vs ${tarMedian.toFixed(0)} ms).`);
-    if (peak > 128) notes.push(`Memory goal missed: the extractor's peak RSS reached ${peak.toFixed(0)} MiB.`);
-    return {
-      name: 'extract',
-      measures: [
-        { metric: 'extraction time (median)', unit: 'ms', ours: oursMedian, baseline: tarMedian, baselineName: 'tar -xzf', ratio: timeRatio, goal: "<= 1.5x tar's time", pass: timeRatio <= 1.5 },
-        { metric: 'CPU time, all threads (median)', unit: 'ms', ours: median(oursCpu), baseline: median(tarCpu), baselineName: 'tar + gzip', ratio: cpuRatio },
-        { metric: 'main-thread CPU time (median)', unit: 'ms', ours: median(mainCpu) },
-        { metric: 'longest main-thread stall (highest run)', unit: 'ms', ours: Math.max(...stalls) },
-        { metric: 'peak RSS (highest run)', unit: 'MiB', ours: peak, goal: '<= 128 MiB', pass: peak <= 128 },
-      ],
-      notes,
-    };
+    for (const where of places) {
+      const ms = where.cli.map((r) => r.ms);
+      const tarMs = where.tar.map((r) => r.ms);
+      const onDisk = where.dir === disk;
+      const r = pairedRatio(ms, tarMs);
+      measures.push({ metric: `CLI extraction time, whole process, ${where.label}`, unit: 'ms', ...spreadOf(ms), baseline: median(tarMs), baselineName: 'tar -xzf', ...r, ...(onDisk ? { goal: "<= 1.0x tar's time", pass: r.ratio <= 1 } : {}) });
+      notes.push(`${where.label}: CLI ${list(ms)} ms (CPU ${list(where.cli.map((x) => x.cpuMs))} ms); tar ${list(tarMs)} ms (CPU ${list(where.tar.map((x) => x.cpuMs))} ms).`);
+      if (onDisk) {
+        const cpu = where.cli.map((x) => x.cpuMs);
+        measures.push({ metric: 'CLI CPU time, whole process, on disk', unit: 'ms', ...spreadOf(cpu), baseline: median(where.tar.map((x) => x.cpuMs)), baselineName: 'tar + gzip', ...pairedRatio(cpu, where.tar.map((x) => x.cpuMs)) });
+        const peak = spreadOf(where.cli.map((x) => x.peakKb / 1024));
+        measures.push({ metric: 'CLI peak RSS, whole process', unit: 'MiB', ...peak, baseline: median(where.tar.map((x) => x.peakKb / 1024)), baselineName: 'tar', goal: '<= 128 MiB', pass: peak.max <= 128 });
+      }
+    }
+    const diskTar = places[0]?.tar.map((r) => r.ms) ?? [];
+    const inMs = inproc.map((r) => r.ms);
+    measures.push(
+      { metric: 'extension path, in-process, on disk', unit: 'ms', ...spreadOf(inMs), baseline: median(diskTar), baselineName: 'tar -xzf', ...pairedRatio(inMs, diskTar) },
+      { metric: 'extension path: main-thread CPU time', unit: 'ms', ...spreadOf(inproc.map((r) => r.mainCpuMs)) },
+      { metric: 'extension path: longest main-thread stall (highest run)', unit: 'ms', ours: Math.max(...inproc.map((r) => r.stallMs)) },
+    );
+    notes.push(
+      `Extension path: extractBundle() with the default caps (100,000 entries, 4096 MiB) in a child Node process, on disk, timed inside it around the call (Node start and module loading not counted): ${list(inMs)} ms; peak RSS (VmHWM) ${list(inproc.map((r) => r.rssPeakKb / 1024))} MiB. Its main thread (the extension host's, in the editor) used ${list(inproc.map((r) => r.mainCpuMs))} ms of CPU (/proc, 10 ms ticks) and went at most ${list(inproc.map((r) => r.stallMs))} ms without turning its event loop (monitorEventLoopDelay; on a loaded machine mostly the wait for a core).`,
+    );
+    if (options.quick) notes.push('Quick mode: 200 files take a few milliseconds, so Node start and the worker thread dominate and the ratios say little; the full run is the measurement.');
+    for (const m of measures) if (m.pass === false) notes.push(`Goal missed: ${m.metric}: ${m.ratio === undefined ? m.ours.toFixed(0) : `${m.ratio.toFixed(2)}x`} (goal ${m.goal ?? ''}).`);
+    return { name: 'extract', measures, notes };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(disk, { recursive: true, force: true });
+    if (ram !== undefined) rmSync(ram, { recursive: true, force: true });
   }
 };

@@ -22,23 +22,14 @@ import { VirtualClock } from '../test/unit/support/virtualClock';
 import { median, percentile, prng, ratio, type Bench, type Measure } from './types';
 import { isAgentTerminal, isExportTerminal, isTerminal, type JobKey } from '../src/core/jobs/trackedJob';
 import { AdminApiClient } from '../src/core/api/client';
+import { planJobs, WORKLOADS, type Kind, type PlannedJob } from './workloads';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
 /** After the last job is seen done, how long we keep the clock going to catch stray polls. */
 const TAIL_MS = 10 * MINUTE;
 
-type Kind = 'agent' | 'export';
 
-interface PlannedJob {
-  kind: Kind;
-  id: string;
-  /** Offset from the start of the run. */
-  createdMs: number;
-  queuedMs: number;
-  durationMs: number;
-  failed: boolean;
-}
 
 type Policy = { name: 'ours'; focused: boolean } | { name: 'fixed'; intervalMs: number };
 
@@ -56,23 +47,6 @@ interface JobOutcome {
   whileQueued: number;
 }
 
-
-function planJobs(seed: number, quick: boolean): PlannedJob[] {
-  const random = prng(seed);
-  const between = (lo: number, hi: number) => Math.round(lo + random() * (hi - lo));
-  const stagger = quick ? 30 * SECOND : 5 * MINUTE;
-  const jobs: PlannedJob[] = [];
-  for (let i = 0; i < (quick ? 5 : 50); i++) {
-    const durationMs = quick ? between(1 * MINUTE, 3 * MINUTE) : between(1 * MINUTE, 15 * MINUTE);
-    jobs.push({ kind: 'agent', id: `agent-${i}`, createdMs: between(0, stagger), queuedMs: 0, durationMs, failed: random() < 0.1 });
-  }
-  for (let i = 0; i < (quick ? 3 : 20); i++) {
-    const queuedMs = between(5 * SECOND, 30 * SECOND);
-    const durationMs = quick ? between(2 * MINUTE, 4 * MINUTE) : between(2 * MINUTE, 20 * MINUTE);
-    jobs.push({ kind: 'export', id: `export-${i}`, createdMs: between(0, stagger), queuedMs, durationMs, failed: random() < 0.1 });
-  }
-  return jobs;
-}
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -128,7 +102,7 @@ async function runPolicy(jobs: readonly PlannedJob[], policy: Policy): Promise<J
   for (const job of jobs) {
     const createdAt = start + job.createdMs;
     if (job.kind === 'agent') sim.addAgentJob({ id: job.id, createdAt, durationMs: job.durationMs, outcome: job.failed ? 'failed' : 'pr' });
-    else sim.addExportJob({ jobId: job.id, createdAt, queuedMs: job.queuedMs, durationMs: job.durationMs, outcome: job.failed ? 'failed' : 'completed' });
+    else sim.addExportJob({ jobId: job.id, createdAt, queuedMs: job.queuedMs, durationMs: job.durationMs, outcome: job.failed ? 'failed' : 'completed', ...(job.curve === undefined ? {} : { progressCurve: job.curve }) });
   }
 
   let service: JobsService | undefined;
@@ -321,7 +295,39 @@ export const polling: Bench = async (options) => {
   compare('unfocused: requests, agent jobs', 'requests', 'unfocused', (s) => s.requests.agent);
   compare('unfocused: agent detection latency p50', 's', 'unfocused', (s) => s.p50.agent);
 
+  // The other workloads: ours (focused) against the 10 s poller, each reported on its own.
+  const extra: string[] = [];
+  for (const workload of WORKLOADS) {
+    const ours: Summary[] = [];
+    const fixed: Summary[] = [];
+    let jobs: PlannedJob[] = [];
+    for (let run = 0; run < runs; run++) {
+      jobs = workload.plan(prng(0x5eed + 101 * run + workload.name.length), options.quick);
+      const t0 = Date.now();
+      ours.push(summarize(await runPolicy(jobs, POLICIES.ours)));
+      fixed.push(summarize(await runPolicy(jobs, POLICIES.fixed10)));
+      options.log(`polling: ${workload.name}, run ${run + 1} of ${runs}: ${((Date.now() - t0) / SECOND).toFixed(1)} s`);
+    }
+    const kind: Kind = jobs[0]?.kind ?? 'export';
+    const row = (metric: string, unit: string, pick: (s: Summary) => number, goal?: { goal: string; pass: (o: number, b: number) => boolean }) => {
+      const o = median(ours.map(pick));
+      const b = median(fixed.map(pick));
+      measures.push({ metric: `${workload.name}: ${metric}`, unit, ours: o, min: Math.min(...ours.map(pick)), max: Math.max(...ours.map(pick)), baseline: b, baselineName: BASELINE_NAME.fixed10, ratio: ratio(o, b), ...(goal === undefined ? {} : { goal: goal.goal, pass: goal.pass(o, b) }) });
+    };
+    if (kind === 'export') {
+      row(`requests, ${jobs.length} export jobs`, 'requests', (s) => s.requests.export, { goal: '<= 0.5x the 10 s poller', pass: (o, b) => o <= 0.5 * b });
+      row('export detection latency p50', 's', (s) => s.p50.export, { goal: 'lower than the 10 s poller', pass: (o, b) => o < b });
+      row('export detection latency p95', 's', (s) => s.p95.export);
+    } else {
+      row(`requests, ${jobs.length} agent jobs`, 'requests', (s) => s.requests.agent, { goal: '<= 1.0x the 10 s poller', pass: (o, b) => o <= b });
+      row('agent detection latency p50', 's', (s) => s.p50.agent, { goal: '<= 5 s', pass: (o) => o <= 5 });
+      row('agent detection latency p95', 's', (s) => s.p95.agent);
+    }
+    extra.push(`${workload.name}: ${workload.what}`);
+  }
+
   const notes = [
+    `Workloads beyond the steady one (ours focused against the 10 s poller, ${runs} seed(s) each, medians with the lowest and highest): ${extra.join('; ')}. Created over the first ${options.quick ? '30 s' : '5 min'}, about 10 % failing (a failing export stops at 60 %).`,
     `${agents} agent jobs (1-${options.quick ? 3 : 15} min) and ${exports} export jobs (5-30 s queued, then ${options.quick ? '2-4' : '2-20'} min running), ` +
       `created over the first ${options.quick ? '30 s' : '5 min'}, about 10 % failing; seeded, ${runs} run(s) with different seeds, medians quoted. ` +
       'Ours is JobsService with the extension defaults (2 s floor, 60 s ceiling, 60 s unfocused); every job is tracked when created.',

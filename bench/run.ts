@@ -3,7 +3,7 @@
  * and writes the results as JSON (bench/results.json; with --quick or --only, in out/).
  *   --quick      tiny sizes, one run: the smoke `npm test` runs so benchmarks cannot rot
  *   --runs <n>   runs per measurement (medians are quoted; default 5)
- *   --only <a,b> some benchmarks: polling, download, extract, activation, tree
+ *   --only <a,b> some benchmarks: polling, download, extract, startup, activation, tree
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -13,10 +13,11 @@ import { activation } from './activation';
 import { download } from './download';
 import { extract } from './extract';
 import { polling } from './polling';
+import { startup } from './startup';
 import { tree } from './tree';
 import type { Bench, BenchResult } from './types';
 
-const BENCHES: Record<string, Bench> = { polling, download, extract, activation, tree };
+const BENCHES: Record<string, Bench> = { polling, download, extract, startup, activation, tree };
 const REPO = resolve(__dirname, '..', '..');
 
 function format(value: number | undefined, unit = ''): string {
@@ -26,15 +27,15 @@ function format(value: number | undefined, unit = ''): string {
 }
 
 function table(results: BenchResult[]): string {
-  const rows: string[][] = [['benchmark', 'metric', 'ours', 'baseline', 'ratio', 'goal', 'met']];
+  const rows: string[][] = [['benchmark', 'metric', 'ours: median (min-max)', 'baseline', 'ratio: median (min-max)', 'goal', 'met']];
   for (const r of results) {
     for (const m of r.measures) {
       rows.push([
         r.name,
         m.metric,
-        format(m.ours, m.unit),
+        `${format(m.ours, m.unit)}${m.min !== undefined && m.max !== undefined && m.min !== m.max ? ` (${format(m.min)}-${format(m.max)})` : ''}`,
         m.baseline === undefined ? '' : `${format(m.baseline, m.unit)}${m.baselineName ? ` (${m.baselineName})` : ''}`,
-        m.ratio === undefined ? '' : `${format(m.ratio)}x`,
+        m.ratio === undefined ? '' : `${format(m.ratio)}x${m.ratioMin !== undefined && m.ratioMax !== undefined && m.ratioMin !== m.ratioMax ? ` (${format(m.ratioMin)}-${format(m.ratioMax)})` : ''}`,
         m.goal ?? '',
         m.pass === undefined ? '' : m.pass ? 'yes' : 'NO',
       ]);

@@ -9,11 +9,17 @@ export interface Measure {
   unit: string;
   /** Ours: the median of the runs. */
   ours: number;
+  /** The lowest and highest of the runs, when there were several. */
+  min?: number;
+  max?: number;
   /** The baseline measured in the same run (curl, tar, a fixed-interval poller), when there is one. */
   baseline?: number;
   baselineName?: string;
-  /** ours / baseline. */
+  /** ours / baseline: the median of each run's ratio against the baseline run beside it. */
   ratio?: number;
+  /** The lowest and highest of those ratios. */
+  ratioMin?: number;
+  ratioMax?: number;
   /** The goal, in words ("<= 0.5x the 10 s poller"). */
   goal?: string;
   /** Whether the goal is met; undefined when there is no goal. */
@@ -51,6 +57,17 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank] ?? NaN;
+}
+
+/** The lowest, the median and the highest: what a table quotes for a measurement. */
+export function spreadOf(values: readonly number[]): { ours: number; min: number; max: number } {
+  return { ours: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** The ratios of paired runs (ours[i] / baseline[i]) as the median, min and max. */
+export function pairedRatio(ours: readonly number[], baseline: readonly number[]): { ratio: number; ratioMin: number; ratioMax: number } {
+  const pairs = ours.map((v, i) => ratio(v, baseline[i] ?? NaN)).filter((r) => Number.isFinite(r));
+  return { ratio: median(pairs), ratioMin: Math.min(...pairs), ratioMax: Math.max(...pairs) };
 }
 
 export function ratio(ours: number, baseline: number): number {

@@ -10,6 +10,7 @@ const steps = [
   ['type check', npx('tsc', '--noEmit', '-p', '.')],
   ['lint', npx('eslint', '.')],
   ['localisation check (strings exported, manifest through package.nls.json)', [process.execPath, ['scripts/check-l10n.mjs']]],
+  ['recount (the README\'s test numbers are what the tests\' names add up to)', [process.execPath, ['scripts/recount.mjs', '--no-build']]],
   ['unit tests', npx('mocha')],
   ['integration tests (real VS Code host)', [process.execPath, ['out/test/host/run.js']]],
   ['UI check (Playwright in the real host)', [process.execPath, ['out/test/host/ui.js']]],

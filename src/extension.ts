@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { configureL10n } from './core/l10n';
 import type { Deps } from './vscode/commandToolkit';
 import * as agentLinks from './vscode/commands/agentLinks';
+import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
 import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
 import * as bundleLink from './vscode/commands/bundleLink';
@@ -20,6 +21,7 @@ import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
 import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
+import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
 import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
@@ -41,6 +43,7 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   key,
   settings,
   jobs,
+  askAgent,
   agentLinks,
   reviewAgentChanges,
   checkOutAgentBranch,
@@ -70,6 +73,7 @@ export interface DocsAdminInternals {
   values: ValuesDiagnostics;
   setup: SetupProgress;
   git: GitAccess;
+  composer: PromptComposer;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -92,7 +96,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const previews = new PreviewManager(log);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
-  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews, git };
+  const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
+  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews, composer, git };
 
   context.subscriptions.push(
     channel,
@@ -103,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     setup,
     previews,
     values,
+    composer,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
@@ -119,7 +125,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, git, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, composer, git, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -6,13 +6,14 @@
 import * as l10n from '@vscode/l10n';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AdminApiClient } from '../core/api/client';
+// Types only, and loaded when first used: the HTTP client (undici) and the network settings cost
+// tens of milliseconds to load, which `--version`, `--help` and `export extract` need not pay.
+import type { AdminApiClient } from '../core/api/client';
 import type { TransportOptions } from '../core/api/transport';
 import { parseJobId } from '../core/jobs/input';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
-import { loadCaFiles } from '../core/net/caFiles';
-import { Network, NetworkConfigError, type NetworkHints } from '../core/net/network';
+import type { Network, NetworkHints } from '../core/net/network';
 import { checkCredentials, type Parsed } from './args';
 import { UsageError } from './exit';
 
@@ -25,6 +26,8 @@ export interface Io {
   signal: AbortSignal;
   /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
   http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
+  /** Reads standard input to its end (`--prompt-file -`). */
+  stdin?: () => Promise<string>;
   /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
   extractWorker?: string;
 }
@@ -57,6 +60,7 @@ async function cliNetwork(parsed: Parsed, io: Io, log: Logger): Promise<Network>
   const flag = option(parsed, 'ca-file');
   const file = flag ?? (io.env.DOCS_ADMIN_CA_FILE?.trim() || undefined);
   const where = flag === undefined ? 'DOCS_ADMIN_CA_FILE' : '--ca-file';
+  const [{ loadCaFiles }, { Network, NetworkConfigError }] = await Promise.all([import('../core/net/caFiles.js'), import('../core/net/network.js')]);
   const ca = file === undefined ? { certificates: [], problems: [] } : await loadCaFiles([resolve(file)], where);
   // In CI a missing CA file is an error, not a warning: the run would fail later, less clearly.
   if (ca.problems.length > 0) throw new UsageError(ca.problems.join(' '));
@@ -106,6 +110,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (!checked.ok) throw new UsageError(checked.reason);
       const cleanKey = checkCredentials(key, projectId);
       if (parsed.spec.name.startsWith('agent') && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
+      const { AdminApiClient } = await import('../core/api/client.js');
       client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;
     },

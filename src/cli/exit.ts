@@ -1,12 +1,5 @@
 /** Exit codes, and the one line a person reads when something failed. */
 import * as l10n from '@vscode/l10n';
-import { AuthError, ConflictError, ForbiddenError, NotFoundError } from '../core/api/errors';
-import { DiskSpaceError } from '../core/bundle/diskSpace';
-import { BundleDownloadError } from '../core/bundle/download/errors';
-import { TargetFolderError } from '../core/bundle/extract/extract';
-import { ValuesFileError } from '../core/deploy/values';
-import { ExportFailedError, RolloutError, ValuesChangedError } from '../core/deploy/errors';
-import { UnsafeArchiveError } from '../core/bundle/extract/archivePaths';
 
 export const EXIT = {
   ok: 0,
@@ -41,7 +34,20 @@ export class JobFailedError extends Error {
   }
 }
 
-export function exitCodeOf(error: unknown): number {
+/**
+ * The exit code for what ended a command. The error classes are loaded here, when something
+ * failed, not at start: most of them come with the module that throws them.
+ */
+export async function exitCodeOf(error: unknown): Promise<number> {
+  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }] = await Promise.all([
+    import('../core/api/errors.js'),
+    import('../core/bundle/diskSpace.js'),
+    import('../core/bundle/download/errors.js'),
+    import('../core/bundle/extract/extract.js'),
+    import('../core/deploy/values.js'),
+    import('../core/deploy/errors.js'),
+    import('../core/bundle/extract/archivePaths.js'),
+  ]);
   if (error instanceof UsageError || error instanceof ValuesFileError || error instanceof TargetFolderError || error instanceof DiskSpaceError || error instanceof ValuesChangedError) return EXIT.usage;
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
   if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;

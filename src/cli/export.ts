@@ -2,9 +2,8 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { ExportJob } from '../core/api/types';
-import { downloadBundle, type DownloadProgress } from '../core/bundle/download/download';
-import { extractBundle } from '../core/bundle/extract/extract';
-import { verifyArchive } from '../core/bundle/extract/verify';
+// Each command loads its own heavy part when it runs: the extractor, the downloader.
+import type { DownloadProgress } from '../core/bundle/download/download';
 import { BundleLinks } from '../core/bundle/links/linkCache';
 import { formatBytes, formatDuration } from '../core/format';
 import { parseExportDomain } from '../core/jobs/input';
@@ -21,6 +20,7 @@ async function extract(parsed: Parsed, ctx: Context): Promise<number> {
   if (dir === undefined) throw new UsageError(l10n.t('--dir <dir> is required: the folder to extract into.'));
   const maxEntries = positiveNumber(parsed, 'max-entries');
   const maxMb = positiveNumber(parsed, 'max-total-mb');
+  const { extractBundle } = await import('../core/bundle/extract/extract.js');
   const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
     replace: parsed.options.force === true,
     maxEntries: maxEntries ?? 100_000,
@@ -82,9 +82,12 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         const received = p.total === undefined ? formatBytes(p.received) : l10n.t('{0} of {1} ({2}%)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / Math.max(1, p.total)) * 100));
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
+      const connections = positiveNumber(parsed, 'connections');
+      const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/verify.js')]);
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
+        ...(connections === undefined ? {} : { connections: Math.min(16, Math.floor(connections)) }),
         link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
         regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
         timeLeft: (l) => links.timeLeft(l),

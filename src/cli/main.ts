@@ -5,11 +5,9 @@
  */
 import { isMainThread } from 'node:worker_threads';
 import { version } from '../../package.json';
-// The CLI ships as one file, so the extraction's worker thread runs this same file: this import
-// does the work there, and the command line below runs only on the main thread.
-import '../core/bundle/extract/extractWorker';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
+import { forTerminal } from '../core/untrusted';
 import { commandUsage, parse, usage } from './args';
 import { runCommand } from './commands';
 import { connect, type Io } from './context';
@@ -39,15 +37,21 @@ export async function run(argv: string[], io: Io): Promise<number> {
     close = () => ctx.close();
     return await runCommand(parsed, ctx);
   } catch (error) {
-    const code = exitCodeOf(error);
+    const code = await exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`docs-admin: ${redactSecrets(message, secrets())}\n`);
+    // An error's message may quote the server: shown as text, never as escape sequences or CI commands.
+    io.err(`docs-admin: ${forTerminal(redactSecrets(message, secrets()))}\n`);
     if (verbose && error instanceof Error && error.stack !== undefined) io.err(`${redactSecrets(error.stack, secrets())}\n`);
     return code;
   } finally {
     await close?.();
   }
 }
+
+// The CLI ships as one file, so the extraction's worker thread runs this same file: there it
+// loads the extraction (and only there: a command loads what it needs when it runs, so that
+// `--version` or `agent get` do not pay for the extractor, the HTTP client or the YAML parser).
+if (!isMainThread) void import('../core/bundle/extract/extractWorker.js');
 
 if (require.main === module && isMainThread) {
   const controller = new AbortController();
@@ -60,6 +64,11 @@ if (require.main === module && isMainThread) {
     isTTY: process.stderr.isTTY,
     env: process.env,
     signal: controller.signal,
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      return Buffer.concat(chunks).toString('utf8');
+    },
     extractWorker: __filename,
   }).then((code) => {
     process.exitCode = code;

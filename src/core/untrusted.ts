@@ -45,3 +45,22 @@ export function forTerminal(text: string): string {
     .replace(/[^\S\n\t ]|[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => (c === '\n' || c === '\t' ? c : escape(c)))
     .replace(/^([ \t]*)(::|##\[|##vso\[)/gim, (_, indent: string, token: string) => `${indent}${token[0] ?? ''}\u200b${token.slice(1)}`);
 }
+
+/** Characters Markdown gives a meaning to (emphasis, links, code, tables, headings, lists, HTML). */
+const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()#+\-!|~.>:=]/g;
+const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * For Markdown shown as HTML (a GitHub job summary, a pull request comment), as one line of
+ * text: line breaks and tabs become spaces, other control and invisible characters escapes, HTML
+ * characters entities (no tag, comment or entity of the text's own survives), and every Markdown
+ * punctuation character is backslash-escaped, so no emphasis, link, image, code span, table cell,
+ * heading or list starts inside it and a bare URL is not turned into a link.
+ */
+export function forMarkdown(text: string): string {
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(INVISIBLE, escape)
+    .replace(MARKDOWN_PUNCTUATION, (c) => `\\${c}`)
+    .replace(/[&<"']/g, (c) => HTML_ENTITIES[c] ?? c);
+}

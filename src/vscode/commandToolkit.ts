@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import type { PromptComposer } from './composer';
 import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
 import type { PreviewManager } from './preview';
@@ -22,6 +23,8 @@ export interface Deps {
   setup: SetupProgress;
   /** The bundle previews running in this window. */
   previews: PreviewManager;
+  /** The agent prompt drafts and their editors. */
+  composer: PromptComposer;
   /** The built-in Git extension, when enabled (Review Changes, Check Out Agent Branch). */
   git: GitAccess;
 }

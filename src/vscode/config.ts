@@ -23,6 +23,8 @@ export interface Config {
   maxIntervalMs: number;
   /** A known bundle link with less time left than this is regenerated before use. */
   linkMinimumMs: number;
+  /** Byte ranges fetched at once for a large bundle (1: one connection). */
+  downloadConnections: number;
   extractMaxEntries: number;
   extractMaxTotalBytes: number;
   previewOpenIn: 'simpleBrowser' | 'external';
@@ -52,6 +54,7 @@ export function readConfig(): Config {
     minIntervalMs: min * 1000,
     maxIntervalMs: max * 1000,
     linkMinimumMs: Math.max(1, c.get<number>('bundle.linkMinimumMinutes', 10)) * 60_000,
+    downloadConnections: Math.min(16, Math.max(1, Math.floor(c.get<number>('download.connections', 4)))),
     extractMaxEntries: Math.max(1, Math.floor(c.get<number>('extract.maxEntries', 100_000))),
     extractMaxTotalBytes: Math.max(1, c.get<number>('extract.maxTotalMegabytes', 4096)) * 1024 * 1024,
     previewOpenIn: c.get<string>('preview.openIn', 'simpleBrowser') === 'external' ? 'external' : 'simpleBrowser',

@@ -16,7 +16,8 @@ export async function seedPlayground(context: vscode.ExtensionContext, keys: Key
   }
   for (const entry of (process.env.DOCS_ADMIN_PLAYGROUND_TRACK ?? '').split(',')) {
     const job = parseJobKey(entry);
-    if (job?.kind === 'agent') await session.service?.trackAgentJob(job.id);
-    if (job?.kind === 'export') await session.service?.trackExportJob(job.id);
+    // Seeded, not tracked by the person: a demo job that ended long ago does not notify.
+    if (job?.kind === 'agent') await session.service?.trackAgentJob(job.id, { follow: false });
+    if (job?.kind === 'export') await session.service?.trackExportJob(job.id, undefined, { follow: false });
   }
 }

@@ -18,6 +18,13 @@ export interface Page {
   on(event: 'pageerror', listener: (error: Error) => void): void;
 }
 
+/** What the host reads of a DOM element inside the page (no DOM types in this project). */
+export interface PageElement {
+  textContent: string | null;
+  classList: Iterable<string>;
+  querySelector(selector: string): PageElement | null;
+}
+
 export interface Locator {
   first(): Locator;
   nth(index: number): Locator;
@@ -27,6 +34,8 @@ export interface Locator {
   innerText(options?: { timeout?: number }): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   allInnerTexts(): Promise<string[]>;
+  /** Runs `fn` in the page on every matching element (a DOM element there; typed here as far as the host reads it). */
+  evaluateAll<R>(fn: (elements: PageElement[]) => R): Promise<R>;
   count(): Promise<number>;
   fill(value: string, options?: { timeout?: number }): Promise<void>;
   screenshot(options: { path: string; omitBackground?: boolean }): Promise<Buffer>;

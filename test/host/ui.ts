@@ -72,6 +72,43 @@ async function selectTheme(page: Page, server: CodeServer, settings: Record<stri
   await page.waitForTimeout(500);
 }
 
+/**
+ * The codicon each status shows (src/core/jobs/present.ts), by the first words of its row's
+ * description: the shape, not only the colour, tells the statuses apart, in every theme.
+ */
+const STATUS_ICONS: [RegExp, string][] = [
+  [/^active\b/, 'sync'],
+  [/^pull request opened\b/, 'git-pull-request'],
+  [/^completed, no changes\b/, 'check'],
+  [/^failed\b/, 'error'],
+  [/^archived\b/, 'archive'],
+  [/^queued\b/, 'clock'],
+  [/^running\b/, 'sync'],
+  [/^completed\b/, 'package'],
+];
+/** The demo's rows cover these statuses (at least), in the two views. */
+const DEMO_STATUSES = ['active', 'pull request opened', 'failed', 'archived', 'completed'];
+
+/** Every job row of both views: its description and the codicon of its icon; fails on a row whose icon is not its status's. */
+async function expectStatusIcons(page: Page, theme: string): Promise<string> {
+  const rows = await page.locator('.pane-body .monaco-list-row').evaluateAll((elements) =>
+    elements.map((row) => ({
+      description: row.querySelector('.label-description')?.textContent ?? '',
+      icon: [...(row.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].filter((c) => c.startsWith('codicon-') && !c.startsWith('codicon-modifier-')).map((c) => c.slice('codicon-'.length)),
+    })),
+  );
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const wanted = STATUS_ICONS.find(([status]) => status.test(row.description));
+    if (wanted === undefined) continue;
+    seen.add(/^[a-z ,]+?(?= ·|$)/.exec(row.description)?.[0] ?? row.description);
+    if (row.icon.length !== 1 || row.icon[0] !== wanted[1]) throw new Error(`UI check: in ${theme}, the row "${row.description}" shows the icon ${JSON.stringify(row.icon)}, not codicon-${wanted[1]}`);
+  }
+  const missing = DEMO_STATUSES.filter((status) => ![...seen].some((s) => s === status || s.startsWith(`${status} `)));
+  if (missing.length > 0) throw new Error(`UI check: in ${theme}, no row with the status ${missing.join(', ')} (rows: ${JSON.stringify(rows.map((r) => r.description))})`);
+  return [...seen].sort().join(', ');
+}
+
 const VALUES = `# The deployment's Helm values (only staticExport is Docs Admin's to change)
 replicaCount: 2
 staticExport:
@@ -137,21 +174,58 @@ async function main(): Promise<void> {
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SHOTS, 'command-palette.png') });
     // The list is virtual: ask for each command by name.
-    for (const title of ['Set Admin Key', 'Track Agent Job…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Preview Bundle']) {
+    for (const title of ['Set Admin Key', 'Track Agent Job…', 'Ask Agent…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Preview Bundle']) {
       await page.locator('.quick-input-widget input').fill(`>Docs Admin: ${title}`);
       const shown = await expectText(page, '.quick-input-widget .monaco-list', new RegExp(`Docs Admin: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `"Docs Admin: ${title}" in the palette`);
       if (!shown.includes(title)) throw new Error(`UI check: the palette lacks "Docs Admin: ${title}"`);
     }
-    // The tree in the light and high-contrast themes: every status keeps its own icon shape.
+    // The tree in the dark, light and high-contrast themes: every status keeps its own icon shape.
     const settings = JSON.parse(readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+    const iconsSeen = [`Default Dark Modern: ${await expectStatusIcons(page, 'Default Dark Modern')}`];
     for (const [theme, file] of [['Default Light Modern', 'theme-light.png'], ['Default High Contrast', 'theme-high-contrast-dark.png'], ['Default High Contrast Light', 'theme-high-contrast-light.png']] as const) {
       await selectTheme(page, server, settings, theme);
       await expectText(page, '.pane-body', /acme\/docs/, `the rows in ${theme}`);
+      iconsSeen.push(`${theme}: ${await expectStatusIcons(page, theme)}`);
       await page.screenshot({ path: join(SHOTS, file) });
     }
+    console.log(`UI check: each status's icon, by theme: ${iconsSeen.join('; ')}`);
     await selectTheme(page, server, settings, 'Default Dark Modern');
 
-    // The walkthrough: the four steps the playground has done are ticked off, the last is open.
+    // Ask Agent from a page: the composer beside it, prefilled with the page and the selected
+    // lines; Ctrl+Enter sends; the new job's row appears.
+    await runCommand(page, 'View: Close All Editor Groups');
+    mkdirSync(join(server.workspace, 'docs'), { recursive: true });
+    writeFileSync(join(server.workspace, 'docs', 'quickstart.mdx'), '# Quickstart\n\nInstall the CLI with npm.\n<Tip>Node 20 or later.</Tip>\n\nThen run it.\n');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('quickstart.mdx');
+    await expectText(page, '.quick-input-widget .monaco-list', /quickstart\.mdx/, 'the page in Quick Open');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance', /Install\sthe\sCLI/, 'the page in the editor');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    // From the palette, without the Escape that runCommand presses first (it would drop the selection).
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Docs Admin: Ask Agent…');
+    await expectText(page, '.quick-input-widget .monaco-list', /Docs Admin: Ask Agent…/, '"Docs Admin: Ask Agent…" in the palette');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance >> nth=1', /Page:\sdocs\/quickstart\.[\s\S]*Selected\slines\s3-4/, 'the composer with the page and the selection');
+    await page.keyboard.type('Say which Node versions are tested, and link the install guide.', { delay: 5 });
+    await expectText(page, '.editor-instance >> nth=1', /install\s+guide/, 'the request in the composer');
+    // Back to the top, where the Send CodeLens sits (the view keeps only what is on screen).
+    await page.keyboard.press('Control+Home');
+    await expectText(page, '.editor-instance >> nth=1 >> .codelens-decoration', /Send\sto\sagent/, 'the Send CodeLens');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'ask-agent-composer.png') });
+    await page.keyboard.press('Control+Enter');
+    await expectText(page, '.pane-body', /acme\/docs @ docs-agent\/[\s\S]*active/, 'the new job row');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
+
+    // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
     await expectText(page, '.gettingStartedContainer', /Get started with Docs Admin[\s\S]*Set your admin key/, 'the walkthrough');
     const steps = page.locator('.getting-started-step');
@@ -160,7 +234,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Start a static export: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }
@@ -213,7 +287,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);

@@ -13,6 +13,13 @@ import { join } from 'node:path';
 import Mocha from 'mocha';
 import { watchSecrets } from '../simulator/ledger';
 
+/**
+ * The suite fails when fewer tests than this ran (a suite that loads no file, or whose files
+ * define nothing, must not pass). Raise it with the suite; scripts/recount.mjs checks it
+ * against the tests' listing. Not applied to a DOCS_ADMIN_TEST_GREP subset.
+ */
+export const MINIMUM_TESTS = 60;
+
 /** Every `*.test.js` below `dir`, leaving out a folder with an entry of its own (l10n/: the pseudo-locale suite). */
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -27,12 +34,19 @@ export async function run(): Promise<void> {
   const stop = watchSecrets((kind, value) => (kind === 'key' ? secrets.keys : secrets.signatures).add(value));
   // DOCS_ADMIN_TEST_GREP runs only the tests whose title matches (while working on a few; never in CI).
   const grep = process.env.DOCS_ADMIN_TEST_GREP;
-  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000, ...(grep === undefined || grep === '' ? {} : { grep }) });
+  const subset = grep !== undefined && grep !== '';
+  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000, ...(subset ? { grep } : {}) });
   for (const file of testFiles(__dirname).sort()) mocha.addFile(file);
   try {
     await new Promise<void>((resolve, reject) => {
       try {
-        mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed`)) : resolve()));
+        let ran = 0;
+        const runner = mocha.run((failures) => {
+          if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+          else if (!subset && ran < MINIMUM_TESTS) reject(new Error(`only ${ran} integration test(s) ran, fewer than the ${MINIMUM_TESTS} the suite declares (test/integration/index.ts)`));
+          else resolve();
+        });
+        runner.on('test end', () => ran++);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }

@@ -110,6 +110,20 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     assert.equal(sim.requests.filter((r) => r.route === 'export.start').length, before, 'nothing was sent');
   });
 
+  it('an export that fails before its first poll still notifies: the reply to the start was its first reading', async () => {
+    if (api.session.state !== 'ok') assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    // 50 simulated seconds are 50 ms here; the first poll is answered after 300 ms, when the export has failed.
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 50_000, outcome: 'failed', error: 'Rendering failed: page /quick timed out' });
+    sim.injectFault({ route: 'export.status', kind: 'delay', ms: 300, times: 1 });
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'docs.quickfail.dev');
+    assert.ok(jobId);
+    await waitFor('the failed row', () => (description(jobId, api.exportTree) ?? '').startsWith('failed'), 15_000);
+    await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Static export of docs.quickfail.dev failed: Rendering failed: page /quick timed out'));
+    const polls = sim.requests.filter((r) => r.route === 'export.status' && r.path.endsWith(`/${jobId}`));
+    assert.equal(polls.length, 1, 'its first poll already said failed');
+    sim.setExportDefaults({ outcome: 'completed' });
+  });
+
   it('an export shows progress, then offers its bundle link with the expiry', async () => {
     sim.setExportDefaults({ queuedMs: 100_000, durationMs: 2_000_000, pages: 300 });
     const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'docs.acme.dev');

@@ -19,7 +19,7 @@ async function configureHttp(values: Record<string, unknown>): Promise<void> {
   for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
 }
 
-describe('proxies and certificates in the editor: http.proxy, http.noProxy, extra CA certificates', function () {
+describe('proxies and certificates in the editor: http.proxy, http.noProxy, extra CA certificates @networks', function () {
   this.timeout(60_000);
   let api: DocsAdminInternals;
   let pki: TestCertificates;
@@ -78,7 +78,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     pki.remove();
   });
 
-  it('runs where VS Code patches Node\'s https for extensions (http.proxySupport), so what follows tests that case', () => {
+  it('runs where VS Code patches Node\'s https for extensions (http.proxySupport), so what follows tests that case @control', () => {
     assert.ok((https as unknown as { __vscodeOriginal?: unknown }).__vscodeOriginal !== undefined, 'https is patched by VS Code\'s proxy support');
     assert.equal(vscode.workspace.getConfiguration('http').get('proxySupport'), 'override');
     // http.systemCertificates (on by default) adds the system's store; this host's Node.js reads it.

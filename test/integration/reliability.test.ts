@@ -11,10 +11,9 @@ import * as vscode from 'vscode';
 import type { PublishResult } from '../../src/core/deploy/publish';
 import { readStaticExport } from '../../src/core/deploy/values';
 import { JobRegistry } from '../../src/core/jobs/registry';
-import { silentLogger } from '../../src/core/log';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, hostLogger, internals, waitFor } from './support';
 import { jobKey, type TrackedJob } from '../../src/core/jobs/trackedJob';
 
 const STAGING_KEY = 'da_reliability_staging_key_77f3';
@@ -50,7 +49,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     rmSync(dir, { recursive: true, force: true });
   });
 
-  describe('the input boxes\' commands', () => {
+  describe('the input boxes\' commands @input', () => {
     it('Set Admin Key takes a key pasted with "Bearer " and line breaks, and stores it clean', async () => {
       assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', `Bearer ${sim.key}\r\n`), true);
       sim.clearRequests();
@@ -112,7 +111,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
   });
 
-  describe('tracked jobs over the real globalState', () => {
+  describe('tracked jobs over the real globalState @state', () => {
     const KEY = 'docsAdmin.test.reliability.jobs';
 
     afterEach(async () => {
@@ -121,8 +120,8 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
 
     it('two registries on the one memento: both jobs kept, a stop not undone; the memento keeps a copy, the same until it changes', async () => {
-      const a = new JobRegistry(globalState(), KEY, silentLogger);
-      const b = new JobRegistry(globalState(), KEY, silentLogger);
+      const a = new JobRegistry(globalState(), KEY, hostLogger('registry'));
+      const b = new JobRegistry(globalState(), KEY, hostLogger('registry'));
       await a.add({ kind: 'agent', id: 'x', addedAt: 1 });
       await b.add({ kind: 'agent', id: 'y', addedAt: 2 });
       const given = [{ kind: 'agent', id: 'probe', addedAt: 3 }];
@@ -159,7 +158,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
   });
 
-  describe('publishing while the values document has unsaved changes', () => {
+  describe('publishing while the values document has unsaved changes @state', () => {
     let uri: vscode.Uri;
     const VALUES = '# the docs deployment\nimage:\n  tag: "3"\nstaticExport:\n  enabled: false\n  bundleUrl: ""\n';
     const onDisk = () => readFileSync(uri.fsPath, 'utf8');

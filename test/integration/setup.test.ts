@@ -38,7 +38,13 @@ describe('the Getting Started walkthrough follows what was really done', functio
   const step = (name: keyof typeof api.setup.current) => api.setup.current[name];
 
   it('opens from its command', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const tabs = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs);
+    assert.deepEqual(tabs().map((t) => t.label), [], 'no editor open before');
     await vscode.commands.executeCommand('docsAdmin.walkthrough.open');
+    await waitFor('the walkthrough\'s editor', () => tabs().some((t) => t.isActive));
+    // The walkthrough shows in the workbench's Welcome editor; without the command, no editor opens.
+    assert.deepEqual(tabs().map((t) => t.label), ['Welcome']);
   });
 
   it('starts with the key, project, job and export steps open', async () => {

@@ -1,6 +1,6 @@
 /** The simulator's control interface under `/_sim/`, for the playground and child processes. */
 import type { Simulator } from './server';
-import type { AgentJobSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
+import type { AgentDefaults, AgentJobSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
 
 export interface ControlReply {
   status: number;
@@ -15,6 +15,11 @@ export function handleControl(sim: Simulator, method: string, path: string, body
   try {
     const route = `${method} ${path.replace(/\/+$/, '')}`;
     const archive = /^POST \/_sim\/agent-jobs\/([^/]+)\/archive$/.exec(route);
+    const prompts = /^GET \/_sim\/agent-jobs\/([^/]+)\/prompts$/.exec(route);
+    if (prompts) {
+      const list = sim.agentPrompts(decodeURIComponent(prompts[1] ?? ''));
+      return list ? { status: 200, body: list } : { status: 404, body: { error: 'Agent job not found' } };
+    }
     if (archive) {
       const job = sim.archiveAgentJob(decodeURIComponent(archive[1] ?? ''));
       return job ? { status: 200, body: job } : { status: 404, body: { error: 'Agent job not found' } };
@@ -26,6 +31,9 @@ export function handleControl(sim: Simulator, method: string, path: string, body
         return { status: 201, body: sim.addAgentJob(parse<AgentJobSeed>(body)) };
       case 'POST /_sim/export-jobs':
         return { status: 201, body: sim.addExportJob(parse<ExportJobSeed>(body)) };
+      case 'PUT /_sim/agent-defaults':
+        sim.setAgentDefaults(parse<Partial<AgentDefaults>>(body));
+        return { status: 204, body: {} };
       case 'PUT /_sim/export-defaults':
         sim.setExportDefaults(parse<Partial<ExportDefaults>>(body));
         return { status: 204, body: {} };

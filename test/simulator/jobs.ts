@@ -11,8 +11,12 @@ export interface AgentJobRecord {
   ref: string | null;
   model: string;
   createdAt: number;
+  /** When the current run (the create, or the latest follow-up) started. */
+  runStartedAt: number;
   durationMs: number;
   outcome: 'pr' | 'no-changes' | 'failed';
+  /** The prompt and every follow-up, as received. */
+  prompts: string[];
   fixedStatus: string | undefined;
   archivedAt: number | undefined;
   prNumber: number;
@@ -28,6 +32,22 @@ export interface ExportJobRecord {
   error: string;
   pages: number;
   version: string | undefined;
+  progressCurve: readonly (readonly [number, number])[] | undefined;
+}
+
+/** The share of the work done at share `t` of the running time, along `curve` (the last point of a jump wins). */
+export function alongCurve(curve: readonly (readonly [number, number])[] | undefined, t: number): number {
+  if (curve === undefined || curve.length === 0) return t;
+  let done = 0;
+  for (let i = 0; i < curve.length; i++) {
+    const [t1, p1] = curve[i] ?? [0, 0];
+    if (t1 > t) {
+      const [t0, p0] = curve[i - 1] ?? [0, 0];
+      return t1 === t0 ? p0 : p0 + ((p1 - p0) * (t - t0)) / (t1 - t0);
+    }
+    done = p1;
+  }
+  return done;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -61,8 +81,10 @@ export class JobStore {
       ref: seed.ref === undefined ? 'main' : seed.ref,
       model: seed.model ?? 'docs-agent-1',
       createdAt: seed.createdAt ?? this.now(),
+      runStartedAt: seed.createdAt ?? this.now(),
       durationMs: seed.durationMs ?? 5 * 60_000,
       outcome: seed.outcome ?? 'pr',
+      prompts: seed.prompt === undefined ? [] : [seed.prompt],
       fixedStatus: seed.status,
       archivedAt: seed.status === 'archived' ? this.now() : undefined,
       prNumber: 100 + this.agents.size + 1,
@@ -75,6 +97,13 @@ export class JobStore {
     return this.agents.get(`${projectId}\u0000${id}`);
   }
 
+  /** A follow-up: the job runs again from now, for its duration, and keeps its pull request. */
+  continueAgent(record: AgentJobRecord, prompt: string): void {
+    record.prompts.push(prompt);
+    record.runStartedAt = this.now();
+    record.fixedStatus = undefined;
+  }
+
   archiveAgent(projectId: string, id: string): AgentJobRecord | undefined {
     const record = this.findAgent(projectId, id);
     if (record) record.archivedAt = this.now();
@@ -85,8 +114,9 @@ export class JobStore {
     let status: string;
     if (record.archivedAt !== undefined) status = 'archived';
     else if (record.fixedStatus !== undefined) status = record.fixedStatus;
-    else if (this.elapsed(record.createdAt) < record.durationMs) status = 'active';
+    else if (this.elapsed(record.runStartedAt) < record.durationMs) status = 'active';
     else status = record.outcome === 'failed' ? 'failed' : 'completed';
+    // The pull request, once opened (at the end of the first run), stays through follow-ups.
     const opened = record.outcome === 'pr' && this.elapsed(record.createdAt) >= record.durationMs;
     return {
       id: record.id,
@@ -110,6 +140,7 @@ export class JobStore {
       error: seed.error ?? defaults.error ?? 'Rendering failed: page /reference/api timed out',
       pages: seed.pages ?? defaults.pages,
       version,
+      progressCurve: seed.progressCurve,
     };
     this.exports.set(record.jobId, record);
     return record;
@@ -125,9 +156,9 @@ export class JobStore {
   exportJson(record: ExportJobRecord): Record<string, unknown> {
     const status = this.exportStatus(record);
     const elapsed = this.elapsed(record.createdAt);
-    // A failing job stops at 60 %; a running one moves linearly.
+    // A failing job stops at 60 %; a running one moves linearly, or along its curve.
     const fraction =
-      status === 'queued' ? 0 : status === 'completed' ? 1 : status === 'failed' ? 0.6 : (elapsed - record.queuedMs) / record.durationMs;
+      status === 'queued' ? 0 : status === 'completed' ? 1 : status === 'failed' ? 0.6 : alongCurve(record.progressCurve, (elapsed - record.queuedMs) / record.durationMs);
     const endedAt = record.createdAt + (record.queuedMs + record.durationMs) / this.timeScale;
     const terminal = status === 'completed' || status === 'failed';
     return {

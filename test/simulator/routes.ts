@@ -20,6 +20,10 @@ export function matchApi(method: string, parts: string[]): Matched {
   if (method === 'GET' && parts.length === 5 && a === 'v2' && b === 'agent' && d === 'job' && c !== undefined && e !== undefined && c !== '' && e !== '') {
     return { route: 'agent.get', params: { projectId: c, id: e } };
   }
+  if (method === 'POST' && a === 'v2' && b === 'agent' && d === 'job' && c !== undefined && c !== '') {
+    if (parts.length === 4) return { route: 'agent.create', params: { projectId: c } };
+    if (parts.length === 6 && e !== undefined && e !== '' && f === 'message') return { route: 'agent.message', params: { projectId: c, id: e } };
+  }
   if (a === 'v1' && b === 'static-export' && c === 'jobs') {
     if (method === 'POST' && parts.length === 3) return { route: 'export.start', params: {} };
     if (method === 'GET' && parts.length === 4 && d !== undefined && d !== '') return { route: 'export.status', params: { jobId: d } };

@@ -17,6 +17,7 @@ import { buildSiteArchive } from './site';
 import { checkLink, parseRange, presign, s3Error } from './storage';
 import {
   DEMO_KEY,
+  type AgentDefaults,
   type AgentJobSeed,
   type ExportDefaults,
   type ExportJobSeed,
@@ -69,6 +70,9 @@ export class Simulator {
   private readonly api: Server | TlsServer;
   private readonly storage: Server | TlsServer;
   private exportDefaults: ExportDefaults;
+  private agentDefaults: AgentDefaults;
+  /** Simulated times of agent creates and follow-ups, per project, for the hourly limit. */
+  private readonly agentUses = new Map<string, number[]>();
   private bundle: Buffer = Buffer.alloc(0);
   private siteArchive: Buffer = Buffer.alloc(0);
   private reportedSize: number | undefined;
@@ -76,6 +80,8 @@ export class Simulator {
   private linkTtlSeconds: number;
   private apiUrl = '';
   private storageUrl = '';
+  /** Where issued links point, when not at the storage itself (a relay in front of it). */
+  private linkOrigin: string | undefined;
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -84,6 +90,15 @@ export class Simulator {
     this.clock = new SimClock(options.clockSkewMs ?? 0);
     this.jobs = new JobStore(() => this.clock.now(), options.timeScale ?? 1, this.projectId);
     this.exportDefaults = { queuedMs: 2_000, durationMs: 60_000, outcome: 'completed', pages: 120, ...options.exportDefaults };
+    this.agentDefaults = {
+      durationMs: 90_000,
+      outcome: 'pr',
+      repository: 'https://github.com/acme/docs',
+      ref: 'docs-agent/{id}',
+      hourlyLimit: 100,
+      retryAfter: true,
+      ...options.agentDefaults,
+    };
     this.staticExportEnabled = options.staticExportEnabled ?? true;
     this.linkTtlSeconds = options.linkTtlSeconds ?? 3600;
     this.api = this.listener('api');
@@ -115,6 +130,14 @@ export class Simulator {
     return this.storageUrl;
   }
 
+  /**
+   * Links issued from now on point at this origin (a TCP relay in front of the storage, say,
+   * for a benchmark that caps each connection); undefined: at the storage again.
+   */
+  setLinkOrigin(origin: string | undefined): void {
+    this.linkOrigin = origin;
+  }
+
   /** The first valid key. */
   get key(): string {
     return this.keys[0]?.key ?? DEMO_KEY;
@@ -143,6 +166,15 @@ export class Simulator {
 
   setExportDefaults(defaults: Partial<ExportDefaults>): void {
     this.exportDefaults = { ...this.exportDefaults, ...defaults };
+  }
+
+  setAgentDefaults(defaults: Partial<AgentDefaults>): void {
+    this.agentDefaults = { ...this.agentDefaults, ...defaults };
+  }
+
+  /** The prompts an agent job received (the create's, then each follow-up), as sent. */
+  agentPrompts(id: string, projectId = this.projectId): string[] | undefined {
+    return this.jobs.findAgent(projectId, id)?.prompts.slice();
   }
 
   setStaticExportEnabled(enabled: boolean): void {
@@ -370,6 +402,9 @@ export class Simulator {
         const record = this.jobs.findAgent(params.projectId ?? '', params.id ?? '');
         return record ? json(200, this.jobs.agentJson(record)) : json(404, { error: 'Agent job not found' });
       }
+      case 'agent.create':
+      case 'agent.message':
+        return this.agentWrite(matched, headers, body);
       case 'export.start':
         return this.startExport(headers, body);
       case 'export.status': {
@@ -385,6 +420,39 @@ export class Simulator {
       default:
         return json(404, { error: 'Not found' });
     }
+  }
+
+  /** Create and follow-up: a JSON `{prompt}` of at least one character, within the shared hourly limit. */
+  private agentWrite(matched: Matched, headers: Record<string, string>, body: string): Reply {
+    const projectId = matched.params.projectId ?? '';
+    const record = matched.route === 'agent.message' ? this.jobs.findAgent(projectId, matched.params.id ?? '') : undefined;
+    if (matched.route === 'agent.message' && record === undefined) return json(404, { error: 'Agent job not found' });
+    if (!(headers['content-type'] ?? '').toLowerCase().startsWith('application/json')) return json(400, { error: 'Content-Type must be application/json' });
+    let prompt: unknown;
+    try {
+      prompt = ((JSON.parse(body) ?? {}) as { prompt?: unknown }).prompt;
+    } catch {
+      return json(400, { error: 'Request body is not valid JSON' });
+    }
+    if (typeof prompt !== 'string' || prompt.length < 1) return json(400, { error: 'prompt is required (a string of at least 1 character)' });
+    const now = this.clock.now();
+    const hour = 3_600_000;
+    const uses = (this.agentUses.get(projectId) ?? []).filter((at) => at > now - hour);
+    this.agentUses.set(projectId, uses);
+    if (uses.length >= this.agentDefaults.hourlyLimit) {
+      const retryAfter = Math.max(1, Math.ceil(((uses[0] ?? now) + hour - now) / 1000));
+      return json(429, { error: `Rate limit exceeded: ${this.agentDefaults.hourlyLimit} agent requests per project per hour` }, this.agentDefaults.retryAfter ? { 'retry-after': String(retryAfter) } : {});
+    }
+    uses.push(now);
+    if (record !== undefined) {
+      if (record.archivedAt !== undefined) return json(400, { error: 'Agent job is archived and takes no more messages' });
+      this.jobs.continueAgent(record, prompt);
+      return json(200, this.jobs.agentJson(record));
+    }
+    const { durationMs, outcome, repository, ref } = this.agentDefaults;
+    const created = this.jobs.addAgent({ projectId, durationMs, outcome, repository, prompt });
+    created.ref = ref.replace('{id}', created.id);
+    return json(201, this.jobs.agentJson(created));
   }
 
   private exportDisabled(): Reply {
@@ -418,7 +486,7 @@ export class Simulator {
       });
     }
     const now = this.clock.now();
-    const bundleUrl = presign(this.secret, this.storageUrl, record.jobId, now, this.linkTtlSeconds);
+    const bundleUrl = presign(this.secret, this.linkOrigin ?? this.storageUrl, record.jobId, now, this.linkTtlSeconds);
     reportSecret('signature', new URL(bundleUrl).searchParams.get('X-Amz-Signature') ?? '');
     return json(200, {
       jobId: record.jobId,

@@ -18,6 +18,20 @@ export interface ExportDefaults {
   error?: string;
 }
 
+/** What a job created through the API (`POST /v2/agent/{projectId}/job`) becomes. */
+export interface AgentDefaults {
+  /** Simulated time each run (the create, and each follow-up) takes. */
+  durationMs: number;
+  outcome: 'pr' | 'no-changes' | 'failed';
+  repository: string;
+  /** The branch the agent works on; `{id}` is replaced by the job's id. */
+  ref: string;
+  /** Agent creates and follow-ups allowed per project per (simulated) hour, shared. */
+  hourlyLimit: number;
+  /** Whether a 429 of that limit carries `Retry-After` (the real service may or may not). */
+  retryAfter: boolean;
+}
+
 export interface SimulatorOptions {
   host?: string;
   port?: number;
@@ -28,6 +42,7 @@ export interface SimulatorOptions {
   linkTtlSeconds?: number;
   clockSkewMs?: number;
   exportDefaults?: Partial<ExportDefaults>;
+  agentDefaults?: Partial<AgentDefaults>;
   /** Serve both origins over TLS with this key and certificate (https: URLs). */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -41,6 +56,8 @@ export interface AgentJobSeed {
   createdAt?: number;
   durationMs?: number;
   outcome?: 'pr' | 'no-changes' | 'failed';
+  /** The prompt it was created with (recorded only). */
+  prompt?: string;
   /** A status that never moves: `archived`, or any unknown word. */
   status?: string;
 }
@@ -54,9 +71,15 @@ export interface ExportJobSeed {
   outcome?: 'completed' | 'failed';
   error?: string;
   pages?: number;
+  /**
+   * How progress moves while running: points (share of the running time, share of the work),
+   * from (0, 0) to (1, 1), joined by straight lines. Two points at one time are a jump, a flat
+   * stretch a stall. Linear without it.
+   */
+  progressCurve?: readonly (readonly [number, number])[];
 }
 
-export type RouteName = 'agent.get' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
+export type RouteName = 'agent.get' | 'agent.create' | 'agent.message' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
 
 export type FaultSpec =
   /** `retryAfterDateSeconds`: a `Retry-After` HTTP date that many seconds after the simulator's clock, made for each answer. */

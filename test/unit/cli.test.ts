@@ -61,7 +61,7 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     assert.equal(sub.code, 0);
     assert.match(sub.stdout, /--rollout "<command>"/);
     assert.match((await cli(['--version'])).stdout, /^\d+\.\d+\.\d+\n$/);
-    for (const args of [['frobnicate'], ['agent', 'get'], ['export', 'download', 'x'], ['agent', 'wait', 'x', '--timeout', 'soon'], ['export', 'status', 'x', '--bogus'], ['export', 'start', 'not a domain']]) {
+    for (const args of [['frobnicate'], ['agent', 'get'], ['export', 'download', 'x'], ['export', 'download', 'x', '--out', 'a.tar.gz', '--connections', 'many'], ['agent', 'wait', 'x', '--timeout', 'soon'], ['export', 'status', 'x', '--bogus'], ['export', 'start', 'not a domain']]) {
       const r = await cli(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);

@@ -17,7 +17,7 @@ interface Outcome {
   stderr: string;
 }
 
-describe('the docs-admin CLI behind a proxy and a private CA (child process)', function () {
+describe('the docs-admin CLI behind a proxy and a private CA (child process) @networks', function () {
   this.timeout(30_000);
   let pki: TestCertificates;
   let sim: Simulator;

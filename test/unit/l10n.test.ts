@@ -29,6 +29,7 @@ import { configureL10n, english, type L10nBundle } from '../../src/core/l10n';
 import { checkBaseUrl } from '../../src/core/links';
 import { failureMessage } from '../../src/core/net/failure';
 import { parseProxy } from '../../src/core/net/network';
+import { collector } from './support/collector';
 import { rawTar } from './support/archives';
 import { recordingLogger } from './support/logger';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
@@ -202,6 +203,8 @@ describe('localisation of the core and the CLI', () => {
     const cli = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
         execFile(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { env: { PATH: process.env.PATH ?? '' } }, (error, stdout, stderr) => {
+          collector.record(`cli: docs-admin ${args.join(' ')} (stdout)`, stdout);
+          collector.record(`cli: docs-admin ${args.join(' ')} (stderr)`, stderr);
           done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
         });
       });

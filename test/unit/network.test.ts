@@ -16,7 +16,7 @@ import { NetworkError } from '../../src/core/api/errors';
 const KEY = 'da_test_network_key_9d21';
 const HINTS = { proxy: 'http.proxy', noProxy: 'http.noProxy', proxyCredentials: 'http.proxy (http://<user>:<password>@host:port) or http.proxyAuthorization', ca: 'docsAdmin.network.extraCaCertificates', strictSSL: 'http.proxyStrictSSL' };
 
-describe('proxies and certificates: the API client and the bundle download over real sockets', function () {
+describe('proxies and certificates: the API client and the bundle download over real sockets @networks', function () {
   this.timeout(30_000);
   let pki: TestCertificates;
   let sim: Simulator;

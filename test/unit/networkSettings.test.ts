@@ -8,7 +8,7 @@ import { bypassesProxy, parseNoProxy } from '../../src/core/net/noProxy';
 import { redactSecrets } from '../../src/core/redact';
 import { makeTestCertificates } from '../support/certificates';
 
-describe('NO_PROXY matching (curl\'s rules, plus *.domain and host:port)', () => {
+describe('NO_PROXY matching (curl\'s rules, plus *.domain and host:port) @networks @row', () => {
   const table: [string, string, boolean][] = [
     // [NO_PROXY, URL, bypasses the proxy]
     ['', 'https://api.example.com', false],
@@ -64,7 +64,7 @@ describe('NO_PROXY matching (curl\'s rules, plus *.domain and host:port)', () =>
   });
 });
 
-describe('which proxy: explicit setting first, then the environment', () => {
+describe('which proxy: explicit setting first, then the environment @networks @row', () => {
   const route = (config: NetworkConfig, env: Record<string, string>, url: string) => {
     const r = new Network(config, { env }).routeFor(new URL(url));
     return r === undefined ? 'direct' : `${r.display} ${r.source}`;
@@ -114,7 +114,7 @@ describe('which proxy: explicit setting first, then the environment', () => {
   });
 });
 
-describe('extra CA certificate files', () => {
+describe('extra CA certificate files @networks @row', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ca-'));
@@ -145,7 +145,7 @@ describe('extra CA certificate files', () => {
   });
 });
 
-describe('proxy credentials are redacted from free text', () => {
+describe('proxy credentials are redacted from free text @networks @row', () => {
   it('masks credentials in a URL and Proxy-Authorization values', () => {
     const out = redactSecrets('via http://alice:s3cret@proxy:3128 with Proxy-Authorization: Basic YWxpY2U6czNjcmV0, Negotiate TlRMTVNT and a basic check');
     assert.equal(out, 'via http://[redacted]@proxy:3128 with Proxy-Authorization: Basic [redacted], Negotiate [redacted] and a basic check');

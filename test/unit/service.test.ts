@@ -86,6 +86,44 @@ describe('JobsService against the simulator', () => {
     await waitFor('the scheduler to poll it again', () => polls() > before);
   });
 
+  describe('a job started or tracked here notifies when it ends, even before its first poll', () => {
+    it('an export whose start reply was running, and that failed before the first poll', async () => {
+      // The first poll is answered only once the export has failed on the server (50 ms here).
+      sim.setExportDefaults({ queuedMs: 0, durationMs: 50_000, outcome: 'failed' });
+      const s = service();
+      const transitions: Transition[] = [];
+      s.onDidTransition((t) => transitions.push(t));
+      sim.injectFault({ route: 'export.status', kind: 'delay', ms: 200, times: 1 });
+      const started = await s.startExport('docs.acme.dev');
+      assert.equal(started.status, 'running', 'the reply is the first reading');
+      await waitFor('the end', () => transitions.length > 0);
+      assert.deepEqual(transitions.map((t) => [t.from, t.to]), [['running', 'failed']]);
+      assert.equal(sim.requests.filter((r) => r.route === 'export.status').length, 1, 'one poll, and it said failed');
+    });
+
+    it('an agent job tracked while running that ended before the first poll', async () => {
+      sim.addAgentJob({ id: 'quick', durationMs: 1_000 });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const s = service();
+      const transitions: Transition[] = [];
+      s.onDidTransition((t) => transitions.push(t));
+      await s.trackAgentJob('quick');
+      await waitFor('the end', () => transitions.length > 0);
+      assert.deepEqual(transitions.map((t) => [t.key, t.from, t.to]), [['agent:quick', undefined, 'completed']]);
+    });
+
+    it('but not an export tracked an hour after it ended (it says when it ended)', async () => {
+      const old = sim.addExportJob({ queuedMs: 0, durationMs: 1_000, createdAt: sim.now() - 3_600_000 }) as { jobId: string };
+      const s = service();
+      const transitions: Transition[] = [];
+      s.onDidTransition((t) => transitions.push(t));
+      await s.trackExportJob(old.jobId);
+      await waitFor('the reading', () => s.get(`export:${old.jobId}`)?.snapshot?.status === 'completed');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(transitions, []);
+    });
+  });
+
   it('shows the server\'s 404 message on the job and stops polling it', async () => {
     const s = service();
     await s.trackAgentJob('nope');

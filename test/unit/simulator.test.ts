@@ -109,6 +109,22 @@ describe('API simulator', () => {
     assert.ok(generated.headers.date);
   });
 
+  it('moves an export along its progress curve: a stall stays flat, a jump jumps', async () => {
+    // 10 running minutes: up to 40 % in the first 2, flat until minute 6, then a jump to 90 %, then 100 % at the end.
+    const curve: [number, number][] = [[0, 0], [0.2, 0.4], [0.6, 0.4], [0.6, 0.9], [1, 1]];
+    const job = sim.addExportJob({ createdAt: sim.now(), queuedMs: 0, durationMs: 600_000, progressCurve: curve });
+    const progress = async () => Number((await call(`${sim.baseUrl}/v1/static-export/jobs/${String(job.jobId)}`, { key: 'good' })).json().progress);
+    const at = async (minute: number) => {
+      // timeScale 60: one simulated minute is a real second; the clock is set, not waited for.
+      sim.advance(minute * 1_000 - (sim.now() - Number(new Date(String(job.createdAt)))));
+      return progress();
+    };
+    assert.ok(Math.abs((await at(1)) - 20) < 1, 'half-way up the first stretch');
+    assert.ok(Math.abs((await at(3)) - 40) < 1, 'the stall');
+    assert.ok(Math.abs((await at(5)) - 40) < 1, 'still the stall');
+    assert.ok(Math.abs((await at(6.5)) - 91.25) < 1, 'after the jump');
+  });
+
   it('refuses a bad domain, a body that is not JSON, and an organization without static export', async () => {
     for (const domain of ['https://docs.acme.dev', 'docs.acme.dev/path', 'docs.acme.dev/', '', 'docs acme']) {
       const answer = await call(`${sim.baseUrl}/v1/static-export/jobs`, { method: 'POST', key: 'good', body: { domain } });

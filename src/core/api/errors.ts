@@ -95,7 +95,9 @@ export class ForbiddenError extends ApiError {
 export type ApiSubject =
   | { kind: 'agentJob'; id: string; projectId: string }
   | { kind: 'exportJob'; id: string }
-  | { kind: 'exportEndpoint' };
+  | { kind: 'exportEndpoint' }
+  /** Creating an agent job: the project's agent endpoint. */
+  | { kind: 'agentEndpoint'; projectId: string };
 
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
@@ -118,6 +120,10 @@ function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined)
       return serverMessage
         ? l10n.t('The static export endpoint was not found (404: {0}). Check the id and the project id.', serverMessage)
         : l10n.t('The static export endpoint was not found (404). Check the id and the project id.');
+    case 'agentEndpoint':
+      return serverMessage
+        ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
+        : l10n.t('The agent endpoint of project "{0}" was not found (404). Check the project id and the base URL.', subject.projectId);
   }
 }
 
@@ -133,8 +139,12 @@ function conflictMessage(subject: ApiSubject, serverMessage: string | undefined)
   switch (subject.kind) {
     case 'agentJob':
       return serverMessage
-        ? l10n.t('Agent job "{0}" in project "{1}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {2})', subject.id, subject.projectId, serverMessage)
-        : l10n.t('Agent job "{0}" in project "{1}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id, subject.projectId);
+        ? l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409: {2}). Refresh it and try again.', subject.id, subject.projectId, serverMessage)
+        : l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409). Refresh it and try again.', subject.id, subject.projectId);
+    case 'agentEndpoint':
+      return serverMessage
+        ? l10n.t('The agent of project "{0}" cannot take a new job now (409: {1}). Try again later.', subject.projectId, serverMessage)
+        : l10n.t('The agent of project "{0}" cannot take a new job now (409). Try again later.', subject.projectId);
     case 'exportJob':
       return serverMessage
         ? l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {1})', subject.id, serverMessage)

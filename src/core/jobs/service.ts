@@ -55,6 +55,15 @@ export class JobsService {
   private readonly transitionListeners = new Set<Listener<Transition>>();
   private readonly changeListeners = new Set<Listener<JobKey[]>>();
   private readonly registryListener: { dispose(): void };
+  /**
+   * The jobs this window follows to their end, with the status last seen (undefined: not read
+   * yet): each one started or tracked here, or seen running in a reading (the reply to a start
+   * is one). A followed job notifies once, when a reading first shows it ended, whichever reading
+   * that is (a poll, or another window's merged in).
+   */
+  private readonly followed = new Map<JobKey, string | undefined>();
+  /** Exports another part polls and reports on (the publish pipeline): no notification of their end. */
+  private readonly observed = new Set<JobKey>();
 
   constructor(private readonly options: JobsServiceOptions) {
     this.scheduler = new PollScheduler({
@@ -71,14 +80,24 @@ export class JobsService {
       for (const key of elsewhere.removed) {
         this.scheduler.untrack(key);
         this.errors.delete(key);
+        this.followed.delete(key);
       }
       for (const key of elsewhere.added) {
         const job = options.registry.get(key);
         if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: job.kind });
       }
+      for (const key of elsewhere.reopened) {
+        const job = options.registry.get(key);
+        if (job !== undefined && !isTerminal(job)) this.scheduler.restart({ key, kind: job.kind });
+      }
       this.emitChange(keys);
+      this.noticeEnds(keys);
     });
-    for (const job of options.registry.list()) if (!isTerminal(job)) this.scheduler.track({ key: jobKey(job), kind: job.kind });
+    for (const job of options.registry.list()) {
+      if (isTerminal(job)) continue;
+      this.followed.set(jobKey(job), job.snapshot?.status);
+      this.scheduler.track({ key: jobKey(job), kind: job.kind });
+    }
   }
 
   get currentState(): ServiceState {
@@ -103,7 +122,11 @@ export class JobsService {
     return this.errors.get(key);
   }
 
-  async trackAgentJob(id: string): Promise<TrackedJob> {
+  /**
+   * Tracks an agent job by its id. Tracked by a person (`follow`, the default), it notifies when
+   * it ends, even if it ends before the first poll; the playground's seeded jobs are not followed.
+   */
+  async trackAgentJob(id: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'agent', id, addedAt: this.options.clock.now() };
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
@@ -111,17 +134,51 @@ export class JobsService {
       this.refresh(key);
       return existing;
     }
+    if (options.follow !== false) this.followed.set(key, undefined);
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'agent' });
     return job;
   }
 
+  /** Tracks an agent job just created (its first reading is the create's answer). */
+  async addCreatedAgentJob(created: AgentJob): Promise<TrackedJob> {
+    const job: TrackedJob = { kind: 'agent', id: created.id, addedAt: this.options.clock.now(), snapshot: created };
+    const key = jobKey(job);
+    if (this.options.registry.has(key)) {
+      await this.reopenAgentJob(created);
+      return this.options.registry.get(key) ?? job;
+    }
+    await this.options.registry.add(job);
+    if (!isTerminal(job)) this.scheduler.track({ key, kind: 'agent' });
+    this.setState({ kind: 'ok' });
+    return job;
+  }
+
+  /**
+   * An agent job that took a follow-up: its row shows it active again at once, and it is polled
+   * again from scratch, whatever it was (completed, failed, or polled by a reading under way).
+   */
+  async reopenAgentJob(snapshot: AgentJob): Promise<void> {
+    const key = jobKey({ kind: 'agent', id: snapshot.id });
+    if (!this.options.registry.has(key)) {
+      await this.addCreatedAgentJob(snapshot);
+      return;
+    }
+    this.errors.delete(key);
+    await this.options.registry.reopen(key, snapshot, this.options.clock.now());
+    const job = this.options.registry.get(key);
+    if (job !== undefined && !isTerminal(job)) this.scheduler.restart({ key, kind: 'agent' });
+    this.setState({ kind: 'ok' });
+    this.emitChange([key]);
+  }
+
   /** Tracks an export started elsewhere (by its job id). */
-  async trackExportJob(id: string, domain?: string): Promise<TrackedJob> {
+  async trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
     if (existing !== undefined) return existing;
+    if (options.follow !== false) this.followed.set(key, undefined);
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'export' });
     return job;
@@ -136,6 +193,7 @@ export class JobsService {
     const key = jobKey(job);
     // First, so that a release that follows this call is never undone by it.
     this.scheduler.untrack(key);
+    this.observed.add(key);
     if (this.options.registry.get(key) === undefined) await this.options.registry.add(job);
     else await this.options.registry.updateSnapshot(key, snapshot);
   }
@@ -143,6 +201,7 @@ export class JobsService {
   /** The observer stopped (cancelled, failed): the scheduler polls the job again if it is not done. */
   releaseExport(jobId: string): void {
     const key = jobKey({ kind: 'export', id: jobId });
+    this.observed.delete(key);
     const job = this.options.registry.get(key);
     if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: 'export' });
   }
@@ -151,6 +210,8 @@ export class JobsService {
   async startExport(domain: string, signal?: AbortSignal): Promise<ExportJob> {
     const started = await this.options.client.startExport({ domain }, signal === undefined ? {} : { signal });
     const job: TrackedJob = { kind: 'export', id: started.jobId, addedAt: this.options.clock.now(), domain, snapshot: started };
+    // The reply is the first reading: an export that fails before the first poll still notifies.
+    if (!isTerminal(job)) this.followed.set(jobKey(job), started.status);
     await this.options.registry.add(job);
     if (!isTerminal(job)) this.scheduler.track({ key: jobKey(job), kind: 'export' });
     this.setState({ kind: 'ok' });
@@ -160,6 +221,7 @@ export class JobsService {
   async untrack(key: JobKey): Promise<void> {
     this.scheduler.untrack(key);
     this.errors.delete(key);
+    this.followed.delete(key);
     await this.options.registry.remove(key);
   }
 
@@ -228,14 +290,40 @@ export class JobsService {
     for (const listener of this.changeListeners) listener(keys);
   }
 
+  /** Rows that changed: a followed job seen ended for the first time notifies; one seen running is followed. */
+  private noticeEnds(keys: JobKey[]): void {
+    for (const key of keys) {
+      const job = this.options.registry.get(key);
+      if (job?.snapshot === undefined) continue;
+      if (!isTerminal(job)) {
+        this.followed.set(key, job.snapshot.status);
+        continue;
+      }
+      if (!this.followed.has(key) || this.observed.has(key)) {
+        this.followed.delete(key);
+        continue;
+      }
+      const from = this.followed.get(key);
+      this.followed.delete(key);
+      // Tracked here, and first read ended before it was tracked (an export says when it ended): nothing ended while followed.
+      if (from === undefined && 'updatedAt' in job.snapshot && Date.parse(job.snapshot.updatedAt ?? '') < job.addedAt) continue;
+      for (const listener of this.transitionListeners) listener({ key, job, from, to: job.snapshot.status });
+    }
+  }
+
   private async poll(target: PollTarget, signal: AbortSignal): Promise<PollOutcome> {
     const key = target.key as JobKey;
     const job = this.options.registry.get(key);
     if (job === undefined) return { kind: 'ok', terminal: true, changed: false };
+    const askedAt = this.options.clock.now();
     try {
       const snapshot: AgentJob | ExportJob =
         job.kind === 'agent' ? await this.options.client.getAgentJob(job.id, { signal }) : await this.options.client.getExportJob(job.id, { signal });
+      // Reopened (a follow-up) while this reading was on its way: it tells of the run before.
+      const current = this.options.registry.get(key);
+      if (current !== undefined && current.kind === 'agent' && (current.reopenedAt ?? -Infinity) >= askedAt) return { kind: 'ok', terminal: false, changed: false };
       const before = job.snapshot;
+      // A reading that shows the job ended notifies through the registry's change (noticeEnds).
       const hadError = this.errors.delete(key);
       const changed = await this.options.registry.updateSnapshot(key, snapshot);
       if (hadError && !changed) this.emitChange([key]);
@@ -245,10 +333,6 @@ export class JobsService {
       const updated = this.options.registry.get(key);
       // Stopped in another window meanwhile: no row, no notification, no more polls.
       if (updated === undefined) return { kind: 'ok', terminal: true, changed: false };
-      if (before !== undefined && before.status !== snapshot.status) {
-        for (const listener of this.transitionListeners) listener({ key, job: updated, from: before.status, to: snapshot.status });
-      }
-      // A job first read when already done makes no transition: no notification, just its row.
       const progress = 'progress' in snapshot ? snapshot.progress : undefined;
       // For the poll interval, only what a person sees counts: an export's `updatedAt` moves on
       // every read, and would keep a queued job at the fastest rate.

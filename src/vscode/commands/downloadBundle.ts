@@ -80,6 +80,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         return downloadBundle({
           target: chosen,
           replace,
+          connections: config.downloadConnections,
           link: () => job.links.fresh(job.id, config.linkMinimumMs, { signal }),
           regenerate: () => job.links.regenerate(job.id, { signal }),
           timeLeft: (link) => job.links.timeLeft(link),

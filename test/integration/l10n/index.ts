@@ -8,12 +8,21 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 
+/** The suite fails when fewer tests than this ran (scripts/recount.mjs checks it against the listing). */
+export const MINIMUM_TESTS = 5;
+
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000 });
   for (const name of readdirSync(__dirname).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(__dirname, name));
   await new Promise<void>((resolve, reject) => {
     try {
-      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} pseudo-locale test(s) failed`)) : resolve()));
+      let ran = 0;
+      const runner = mocha.run((failures) => {
+        if (failures > 0) reject(new Error(`${failures} pseudo-locale test(s) failed`));
+        else if (ran < MINIMUM_TESTS) reject(new Error(`only ${ran} pseudo-locale test(s) ran, fewer than the ${MINIMUM_TESTS} the suite declares (test/integration/l10n/index.ts)`));
+        else resolve();
+      });
+      runner.on('test end', () => ran++);
     } catch (error) {
       reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -34,7 +34,7 @@ interface Outcome {
   stderr: string;
 }
 
-describe('reliability: API faults through the CLI (one line, an exit code)', () => {
+describe('reliability: API faults through the CLI (one line, an exit code) @api-faults @seen', () => {
   let run: Run;
   let w: World;
 

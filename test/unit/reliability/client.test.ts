@@ -38,7 +38,7 @@ function expectedAttempts(c: FaultCase): number | undefined {
   return 1;
 }
 
-describe('reliability: API faults at the client', () => {
+describe('reliability: API faults at the client @api-faults', () => {
   let w: World;
   let sleeps: number[];
   const clients: AdminApiClient[] = [];

@@ -14,10 +14,11 @@ import { systemClock } from '../../../src/core/jobs/clock';
 import { JobRegistry } from '../../../src/core/jobs/registry';
 import { JobsService } from '../../../src/core/jobs/service';
 import { checkBaseUrl, checkOpenableLink } from '../../../src/core/links';
-import { silentLogger } from '../../../src/core/log';
 import { Simulator } from '../../simulator';
 import { MemoryStore } from '../support/memoryStore';
 import { AdminApiClient } from '../../../src/core/api/client';
+import { collector } from '../support/collector';
+import { recordingLogger } from '../support/logger';
 
 const KEY = 'da_reliability_input_key_5e1f0c';
 /** Nothing raw that a terminal or a notification would act on or hide. */
@@ -31,7 +32,7 @@ function refused<T extends { ok: boolean }>(result: T): string {
   return reason;
 }
 
-describe('reliability: input', function () {
+describe('reliability: input @input', function () {
   this.timeout(30_000);
 
   describe('job ids in the Track Agent Job box (and the CLI)', () => {
@@ -43,7 +44,7 @@ describe('reliability: input', function () {
       ['https://api.example.com/v2/agent/proj/job/job_9?x=1', 'job_9'],
     ];
     for (const [input, id] of accepted) {
-      it(`takes ${JSON.stringify(input)} as ${id}`, () => {
+      it(`takes ${JSON.stringify(input)} as ${id} @row`, () => {
         assert.deepEqual(parseJobId(input), { ok: true, id, fromUrl: input.startsWith('https:') });
       });
     }
@@ -84,7 +85,7 @@ describe('reliability: input', function () {
 
     before(async () => {
       sim = await Simulator.start({ keys: [{ key: KEY }] });
-      client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, maxAttempts: 1 });
+      client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, maxAttempts: 1, log: recordingLogger('client') });
     });
 
     after(async () => {
@@ -111,7 +112,7 @@ describe('reliability: input', function () {
       const job = await client.getAgentJob('a/b?c#d é');
       assert.equal(job.id, 'a/b?c#d é');
       assert.equal(sim.requests[0]?.path, `/v2/agent/${sim.projectId}/job/a%2Fb%3Fc%23d%20%C3%A9`);
-      const other = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: 'team/proj', getKey: () => KEY, maxAttempts: 1 });
+      const other = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: 'team/proj', getKey: () => KEY, maxAttempts: 1, log: recordingLogger('client') });
       try {
         sim.clearRequests();
         await assert.rejects(other.getAgentJob('x'));
@@ -133,8 +134,8 @@ describe('reliability: input', function () {
 
     it('a server that starts an export with the id "..": the row shows why, and no other path is asked', async () => {
       sim.injectFault({ route: 'export.start', kind: 'status', status: 202, body: { jobId: '..', status: 'queued' } });
-      const registry = new JobRegistry(new MemoryStore(), 'jobs', silentLogger);
-      const service = new JobsService({ client, registry, clock: systemClock, isFocused: () => true, log: silentLogger });
+      const registry = new JobRegistry(new MemoryStore(), 'jobs', recordingLogger('registry'));
+      const service = new JobsService({ client, registry, clock: systemClock, isFocused: () => true, log: recordingLogger('service') });
       try {
         sim.clearRequests();
         await service.startExport('docs.acme.dev');
@@ -159,7 +160,7 @@ describe('reliability: input', function () {
       ['docs\u200b.example.com', 'docs.example.com', /"docs\\u200b\.example\.com" written as DNS knows it/],
     ];
     for (const [input, domain, note] of accepted) {
-      it(`takes ${JSON.stringify(input)} as ${domain}${note ? ', saying what changed' : ''}`, () => {
+      it(`takes ${JSON.stringify(input)} as ${domain}${note ? ', saying what changed' : ''} @row`, () => {
         const result = parseExportDomain(input);
         assert.ok(result.ok, JSON.stringify(result));
         assert.equal(result.domain, domain);
@@ -200,7 +201,7 @@ describe('reliability: input', function () {
 
   describe('links the extension would open', () => {
     for (const link of ['https://github.com/acme/docs/pull/7', 'http://127.0.0.1:8080/x', 'http://localhost/x', 'http://docs.localhost/x']) {
-      it(`opens ${link}`, () => assert.ok(checkOpenableLink(link).ok));
+      it(`opens ${link} @row`, () => assert.ok(checkOpenableLink(link).ok));
     }
     const refusals: [string, RegExp][] = [
       ['javascript:alert(1)', /scheme "javascript:"/],
@@ -236,7 +237,7 @@ describe('reliability: input', function () {
       ['https://bücher.example/api', 'https://xn--bcher-kva.example/api'],
     ];
     for (const [input, base] of accepted) {
-      it(`takes ${JSON.stringify(input)} as ${base}`, () => assert.deepEqual(checkBaseUrl(input), { ok: true, baseUrl: base }));
+      it(`takes ${JSON.stringify(input)} as ${base} @row`, () => assert.deepEqual(checkBaseUrl(input), { ok: true, baseUrl: base }));
     }
     const refusals: [string, RegExp][] = [
       ['https://user:s3cret@api.example.com', /Remove the user name and password/],
@@ -269,7 +270,7 @@ describe('reliability: input', function () {
       [`Authorization: Bearer ${KEY}`, 'Took off the "Bearer "'],
     ];
     for (const [input, note] of accepted) {
-      it(`takes ${JSON.stringify(input.replace(KEY, '<key>'))} as the key`, () => {
+      it(`takes ${JSON.stringify(input.replace(KEY, '<key>'))} as the key @row`, () => {
         const result = checkAdminKey(input);
         assert.ok(result.ok);
         assert.equal(result.value, KEY);
@@ -296,7 +297,7 @@ describe('reliability: input', function () {
   });
 
   describe('the project id in the Set Project ID box (and --project-id)', () => {
-    it('takes a project id, trimmed', () => {
+    it('takes a project id, trimmed @row', () => {
       assert.deepEqual(checkProjectId(' proj_demo\n'), { ok: true, value: 'proj_demo' });
       assert.deepEqual(checkProjectId('\u200b64a1f0c2e9b7d3a5c8f1e2d4'), { ok: true, value: '64a1f0c2e9b7d3a5c8f1e2d4' });
     });
@@ -351,6 +352,8 @@ describe('reliability: input', function () {
       return new Promise((done) => {
         execFile(process.execPath, [CLI, ...args], { env: merged }, (error, stdout, stderr) => {
           printed.push(stdout, stderr);
+          collector.record(`cli: docs-admin ${args.join(' ')} (stdout)`, stdout);
+          collector.record(`cli: docs-admin ${args.join(' ')} (stderr)`, stderr);
           done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
         });
       });

@@ -15,7 +15,7 @@ import { AdminApiClient } from '../../../src/core/api/client';
 const KEY = 'da_secret_test_key_0a9b8c7d';
 const SIGNATURE = 'a3f1c2d4e5b6978800112233445566778899aabbccddeeff0011223344556677';
 
-describe('reliability: the secrets collector', () => {
+describe('reliability: the secrets collector @secrets', () => {
   it('finds a key, a signature, a bearer token and an S3 signature, and says where without repeating them', () => {
     const leaks = secretLeaks(
       [

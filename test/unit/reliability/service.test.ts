@@ -23,7 +23,7 @@ function seed(w: World): void {
   w.sim.addExportJob({ jobId: EXPORT_ID, queuedMs: 10 * SECOND, durationMs: 10 * MINUTE, outcome: 'completed', pages: 42 });
 }
 
-describe('reliability: API faults through the jobs service (what the views show)', function () {
+describe('reliability: API faults through the jobs service (what the views show) @api-faults', function () {
   this.timeout(60_000);
   let w: World;
   let rig: ServiceRig;

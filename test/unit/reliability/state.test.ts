@@ -25,12 +25,19 @@ import { jobKey, type TrackedJob } from '../../../src/core/jobs/trackedJob';
 import { MAX_SHOWN_JOBS } from '../../../src/core/jobs/storedJobs';
 import type { KeyValueStore } from '../../../src/core/storage';
 import { AdminApiClient } from '../../../src/core/api/client';
+import { collector } from '../support/collector';
+import { recordingLogger } from '../support/logger';
 import { RolloutError, ValuesChangedError } from '../../../src/core/deploy/errors';
 
+/** Every level goes to the suite's collector (the secrets scan); `lines` keeps info and above, as they are. */
 function recorder(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  const push = (m: string) => lines.push(m);
-  return { lines, trace: () => undefined, debug: () => undefined, info: push, warn: push, error: push };
+  const all = recordingLogger('state');
+  const push = (level: 'info' | 'warn' | 'error') => (m: string) => {
+    all[level](m);
+    lines.push(m);
+  };
+  return { lines, trace: (m) => all.trace(m), debug: (m) => all.debug(m), info: push('info'), warn: push('warn'), error: push('error') };
 }
 
 const KEY = 'jobs.prod';
@@ -51,7 +58,7 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000
   }
 }
 
-describe('reliability: state', function () {
+describe('reliability: state @state', function () {
   this.timeout(30_000);
 
   describe('a corrupt job registry in storage', () => {
@@ -416,7 +423,7 @@ describe('reliability: state', function () {
       });
 
       function windowService(): JobsService {
-        const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 5 });
+        const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 5, log: recordingLogger('client') });
         clients.push(client);
         const service = new JobsService({ client, registry: open(), clock: systemClock, isFocused: () => true, log: recorder(), floorMs: 20, ceilingMs: 50 });
         services.push(service);
@@ -458,7 +465,7 @@ describe('reliability: state', function () {
   describe('a reading being saved when the key is rejected', () => {
     it('the state stays "key rejected" (polling is paused), not "ok" from the reading that finished last', async () => {
       const sim = await Simulator.start({ timeScale: 1_000 });
-      const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, maxAttempts: 1 });
+      const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, maxAttempts: 1, log: recordingLogger('client') });
       // globalState's writes resolve once they reach the window's storage: a moment later.
       const inner = new MemoryStore();
       let slowWrites = false;
@@ -492,7 +499,7 @@ describe('reliability: state', function () {
 
     beforeEach(async () => {
       sim = await Simulator.start({ timeScale: 1_000, exportDefaults: { queuedMs: 2_000, durationMs: 60_000 } });
-      client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 1 });
+      client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, baseDelayMs: 1, maxDelayMs: 1, log: recordingLogger('client') });
       dir = mkdtempSync(join(tmpdir(), 'docs-admin-rel-values-'));
       path = join(dir, 'values.yaml');
       writeFileSync(path, VALUES);
@@ -637,7 +644,9 @@ describe('reliability: state', function () {
       sim.setExportDefaults({ queuedMs: 0, durationMs: 2_000_000 });
       const edited = VALUES.replace('enabled: false', 'enabled: true');
       const run = new Promise<{ code: number; stderr: string }>((done) => {
-        execFile(process.execPath, [CLI, 'publish', 'docs.acme.dev', '--values', path], { env: { PATH: process.env.PATH ?? '', DOCS_ADMIN_API_KEY: sim.key, DOCS_ADMIN_BASE_URL: sim.baseUrl } }, (error, _stdout, stderr) => {
+        execFile(process.execPath, [CLI, 'publish', 'docs.acme.dev', '--values', path], { env: { PATH: process.env.PATH ?? '', DOCS_ADMIN_API_KEY: sim.key, DOCS_ADMIN_BASE_URL: sim.baseUrl } }, (error, stdout, stderr) => {
+          collector.record('cli: docs-admin publish (stdout)', stdout, { mayHoldLink: true });
+          collector.record('cli: docs-admin publish (stderr)', stderr);
           done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stderr });
         });
       });

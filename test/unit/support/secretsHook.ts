@@ -5,7 +5,8 @@
  * line the core logs; it learns every key the simulators accept and every presigned signature
  * they issue. Once every test has run, it fails the run if any of that text holds one of them,
  * or any unmasked bearer token or S3 signature. Child processes (the CLI) are recorded by the
- * tests that start them (`collector.record`).
+ * tests that start them (`collector.record`). In CI (`CI=true`) it also fails the run if any
+ * test was skipped.
  */
 import assert from 'node:assert';
 import strict from 'node:assert/strict';
@@ -59,6 +60,11 @@ function watchAssertions(module: typeof assert | typeof strict): void {
   });
 }
 
+/** Every test below `suite` that did not run (skipped, or `it` without a body). */
+function pendingTests(suite: Mocha.Suite): string[] {
+  return [...suite.tests.filter((t) => t.isPending()).map((t) => t.fullTitle()), ...suite.suites.flatMap(pendingTests)];
+}
+
 export const mochaHooks = {
   beforeAll(): void {
     undo.push(watchSecrets((kind, value) => collector.addSecret(kind, value)));
@@ -73,8 +79,15 @@ export const mochaHooks = {
     if (test?.state === 'failed' && test.err !== undefined) collector.recordError(`failed test "${test.fullTitle()}"`, test.err);
   },
 
-  afterAll(): void {
+  afterAll(this: Mocha.Context): void {
     for (const step of undo.splice(0).reverse()) step();
+    // In CI a skipped test is a failure: what the README counts must have run.
+    const ci = process.env.CI;
+    const root = this.test?.parent;
+    if (ci !== undefined && ci !== '' && ci !== 'false' && root !== undefined) {
+      const skipped = pendingTests(root);
+      if (skipped.length > 0) throw new Error(`${skipped.length} test(s) skipped in CI (CI=${ci}), where every test must run:\n  ${skipped.slice(0, 20).join('\n  ')}`);
+    }
     const leaks = collector.leaks();
     if (leaks.length > 0) {
       throw new Error(`${leaks.length} secret(s) in what the extension core or the CLI logged, threw or printed during the unit tests:\n${describeLeaks(leaks)}`);

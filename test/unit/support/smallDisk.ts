@@ -4,11 +4,12 @@
  *
  * As root (CI runs as root) the tmpfs is mounted in place. Otherwise the cases run again in a
  * child mocha inside `unshare --user --map-root-user --mount`, where this process is root of its
- * own mount namespace and may mount a tmpfs. When neither works, the cases are reported as
- * skipped with the reason, never passed silently.
+ * own mount namespace and may mount a tmpfs, and each case here passes only if its own run there
+ * passed. When neither works, the cases fail in CI and are skipped with the reason elsewhere,
+ * never passed silently.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -70,16 +71,47 @@ export function mountSmallDisk(bytes: number): SmallDisk {
   };
 }
 
+export interface NamespaceResult {
+  state: 'passed' | 'failed' | 'pending';
+  error?: string;
+}
+
 /**
- * Runs this test file's cases matching `grep` again as root of a user and mount namespace;
- * gives mocha's exit status and output.
+ * Runs this test file's cases matching `grep` again as root of a user and mount namespace, with
+ * the suite's secrets scan (`secretsHook`) loaded there too; gives each case's result by its full
+ * title. The run failing as a whole (its secrets scan included) fails every case.
  */
-export function runInNamespace(file: string, grep: string): { status: number | null; output: string } {
+export function runInNamespace(file: string, grep: string, secretsHook: string): Map<string, NamespaceResult> {
   const mocha = require.resolve('mocha/bin/mocha.js');
-  const result = spawnSync(
-    'unshare',
-    ['--user', '--map-root-user', '--mount', process.execPath, '--enable-source-maps', mocha, '--no-config', '--no-package', '--timeout', '60000', '--reporter', 'spec', '--fgrep', grep, file],
-    { env: { ...process.env, [IN_NAMESPACE]: '1' }, encoding: 'utf8', stdio: 'pipe', timeout: 180_000 },
-  );
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  const work = mkdtempSync(join(tmpdir(), 'docs-admin-namespace-run-'));
+  const report = join(work, 'report.json');
+  try {
+    const result = spawnSync(
+      'unshare',
+      ['--user', '--map-root-user', '--mount', process.execPath, '--enable-source-maps', mocha, '--no-config', '--no-package', '--require', secretsHook, '--timeout', '60000', '--reporter', 'json', '--reporter-option', `output=${report}`, '--fgrep', grep, file],
+      { env: { ...process.env, [IN_NAMESPACE]: '1' }, encoding: 'utf8', stdio: 'pipe', timeout: 180_000 },
+    );
+    const output = `${result.stdout}${result.stderr}`.trim();
+    type Reported = { fullTitle: string; err?: { message?: string } };
+    let parsed: { tests: Reported[]; passes: Reported[]; pending: Reported[]; failures: Reported[] };
+    try {
+      parsed = JSON.parse(readFileSync(report, 'utf8')) as typeof parsed;
+    } catch {
+      throw new Error(`the run in the user namespace gave no report (exit ${String(result.status)}):\n${output}`);
+    }
+    const passed = new Set(parsed.passes.map((t) => t.fullTitle));
+    const pending = new Set(parsed.pending.map((t) => t.fullTitle));
+    const titles = new Set(parsed.tests.map((t) => t.fullTitle));
+    // A hook that failed (the secrets scan after all of them, say) fails every case.
+    const hooks = parsed.failures.filter((f) => !titles.has(f.fullTitle)).map((f) => `${f.fullTitle}: ${f.err?.message ?? ''}`);
+    const results = new Map<string, NamespaceResult>();
+    for (const test of parsed.tests) {
+      const state = passed.has(test.fullTitle) ? 'passed' : pending.has(test.fullTitle) ? 'pending' : 'failed';
+      const message = test.err?.message;
+      results.set(test.fullTitle, state === 'passed' && hooks.length > 0 ? { state: 'failed', error: hooks.join('\n') } : { state, ...(message === undefined || message === '' ? {} : { error: message }) });
+    }
+    return results;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

@@ -5,8 +5,10 @@
  * whole file came and checked out: never a partial file at the target, and an existing file is
  * replaced only when the caller says the user agreed. A dropped connection resumes with
  * `Range`; a link that expired meanwhile is regenerated and the download resumes; a server
- * that ignores `Range` restarts the file cleanly. No `Authorization` header ever goes to the
- * link's host. Cancelling at any point removes the temporary file.
+ * that ignores `Range` restarts the file cleanly. A large bundle comes in several byte ranges
+ * at once (`ranged.ts`), each resumed on its own, checked and renamed into place the same way.
+ * No `Authorization` header ever goes to the link's host. Cancelling at any point removes the
+ * temporary file.
  */
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
@@ -14,79 +16,23 @@ import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type * as http from 'node:http';
 import { abortableSleep, AbortedError } from '../../abort';
-import { english, sentences, type Translator } from '../../l10n';
+import { english, sentences } from '../../l10n';
 import { checkOpenableLink } from '../../links';
 import type { Logger } from '../../log';
 import { silentLogger } from '../../log';
-import { redactSecrets } from '../../redact';
 import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
 import { BundleDownloadError, ExpiredLinkError } from './errors';
 import type { IssuedLink } from '../links/linkCache';
 import { classifyFailure, failureMessage, type NetFailure } from '../../net/failure';
 import { directNetwork, type Network } from '../../net/network';
+import { contentRange, describe, refusalStep, type Step, type Why } from './answers';
+import { fetchRanges, type RangeHost } from './ranged';
 import { discard, firstHeader, readSmall, StorageClient, writeBody } from './storage';
 
-export interface DownloadProgress {
-  received: number;
-  /** Undefined while the size is not known. */
-  total: number | undefined;
-  bytesPerSecond: number;
-}
+import { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES, type DownloadOptions, type DownloadResult } from './options';
 
-export interface DownloadOptions {
-  target: string;
-  /** The link to start with (may be expired: it is then regenerated first). */
-  link: () => Promise<IssuedLink>;
-  /** A new link, after the object store refused the current one as expired. */
-  regenerate: () => Promise<IssuedLink>;
-  /** Time left on a link, on this machine's clock; undefined when nothing says. */
-  timeLeft: (link: IssuedLink) => number | undefined;
-  /** Replace an existing file at the target (the user agreed). */
-  replace?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (progress: DownloadProgress) => void;
-  /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
-  verify?: (path: string) => Promise<unknown>;
-  /** Proxy and certificate settings (direct, Node's defaults otherwise). */
-  network?: Network;
-  log?: Logger;
-  /** Failed attempts in a row, without a byte of progress, before giving up. */
-  maxStalledAttempts?: number;
-  maxRegenerations?: number;
-  connectTimeoutMs?: number;
-  /** A body that sends nothing for this long counts as a dropped connection. */
-  idleTimeoutMs?: number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  now?: () => number;
-}
-
-export interface DownloadResult {
-  path: string;
-  bytes: number;
-  /** Requests made, the first included. */
-  requests: number;
-  resumes: number;
-  restarts: number;
-  regenerations: number;
-}
-
-/**
- * Why a request did not finish the download, as words for the log (`english`) and for a message
- * (`l10n`): it goes into both.
- */
-type Why = (l10n: Translator) => string;
-
-/** What one request added, and what to do next. */
-type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: Why };
-
-const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
-
-/** `bytes a-b/total` -> its parts. */
-function contentRange(header: string | undefined): { start: number; end: number; total: number | undefined } | undefined {
-  const m = header === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header.trim());
-  if (!m) return undefined;
-  return { start: Number(m[1]), end: Number(m[2]), total: m[3] === '*' ? undefined : Number(m[3]) };
-}
+export type { DownloadOptions, DownloadProgress, DownloadResult } from './options';
+export { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES } from './options';
 
 export async function downloadBundle(options: DownloadOptions): Promise<DownloadResult> {
   return new Download(options).run();
@@ -102,6 +48,7 @@ class Download {
   private total: number | undefined;
   private etag: string | undefined;
   private link: IssuedLink | undefined;
+  private renewing: Promise<IssuedLink> | undefined;
   private readonly result: DownloadResult;
   private speed = { at: 0, bytes: 0, rate: 0, reported: 0 };
 
@@ -109,15 +56,14 @@ class Download {
     this.log = o.log ?? silentLogger;
     this.now = o.now ?? Date.now;
     this.network = o.network ?? directNetwork();
-    this.storage = new StorageClient({
-      network: this.network,
-      ...(o.signal === undefined ? {} : { signal: o.signal }),
-      connectTimeoutMs: o.connectTimeoutMs ?? 15_000,
-      idleTimeoutMs: o.idleTimeoutMs ?? 30_000,
-      log: this.log,
-    });
+    this.storage = this.storageClient(o.signal);
     this.temp = join(dirname(o.target), `.${basename(o.target)}.${randomBytes(4).toString('hex')}.part`);
     this.result = { path: o.target, bytes: 0, requests: 0, resumes: 0, restarts: 0, regenerations: 0 };
+  }
+
+  private storageClient(signal: AbortSignal | undefined): StorageClient {
+    const { o } = this;
+    return new StorageClient({ network: this.network, ...(signal === undefined ? {} : { signal }), connectTimeoutMs: o.connectTimeoutMs ?? 15_000, idleTimeoutMs: o.idleTimeoutMs ?? 30_000, log: this.log });
   }
 
   async run(): Promise<DownloadResult> {
@@ -125,7 +71,7 @@ class Download {
       if (!this.o.replace && (await exists(this.o.target))) {
         throw new BundleDownloadError('exists', l10n.t('{0} already exists. Choose another name, or agree to replace it.', this.o.target));
       }
-      await this.fetchAll();
+      await this.fetch();
       await this.o.verify?.(this.temp);
       this.abortIfAsked();
       if (!this.o.replace && (await exists(this.o.target))) {
@@ -166,6 +112,62 @@ class Download {
     this.log.info(`Generating a new bundle link: ${why(english)}.`);
     this.link = await this.o.regenerate();
     return this.link;
+  }
+
+  /**
+   * A new link for a request that found `stale` expired: one for all the ranges that find it at
+   * about the same time, and none when another range already got one.
+   */
+  private renew(stale: IssuedLink, why: Why): Promise<IssuedLink> {
+    if (this.link !== undefined && this.link !== stale) return Promise.resolve(this.link);
+    this.renewing ??= this.newLink(why).finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  /** In ranges when the bundle is large and the store answers them; on one stream otherwise. */
+  private async fetch(): Promise<void> {
+    const connections = Math.max(1, Math.floor(this.o.connections ?? DEFAULT_CONNECTIONS));
+    const size = (await this.currentLink()).bundle.sizeBytes;
+    if (connections > 1 && size !== undefined && size > 0 && size >= (this.o.parallelFromBytes ?? PARALLEL_FROM_BYTES)) {
+      const outcome = await fetchRanges(this.rangeHost(size, connections));
+      if (outcome === 'done') {
+        this.total = size;
+        return;
+      }
+      this.log.info(`Bundle download: ${outcome(english)}; starting over on one connection.`);
+      this.result.restarts++;
+      this.received = 0;
+      this.etag = undefined;
+    }
+    await this.fetchAll();
+  }
+
+  private rangeHost(total: number, connections: number): RangeHost {
+    const { o } = this;
+    return {
+      temp: this.temp,
+      dir: dirname(o.target),
+      total,
+      connections,
+      counts: this.result,
+      log: this.log,
+      maxStalled: o.maxStalledAttempts ?? 5,
+      sleep: o.sleep ?? abortableSleep,
+      ...(o.signal === undefined ? {} : { signal: o.signal }),
+      storage: (signal) => this.storageClient(signal),
+      link: () => this.currentLink(),
+      renew: (stale, why) => this.renew(stale, why),
+      timeLeft: (link) => o.timeLeft(link),
+      failed: (error, url) => this.throwIfSettingsProblem(classifyFailure(error, this.network.routeFor(url) !== undefined), url, error),
+      proxyAuth: (url) => this.throwIfSettingsProblem({ kind: 'proxyAuth' }, url, undefined),
+      received: (bytes) => {
+        this.total = total;
+        this.received = bytes;
+        this.report(bytes === total);
+      },
+    };
   }
 
   private async fetchAll(): Promise<void> {
@@ -225,21 +227,7 @@ class Download {
     const text = await readSmall(res);
     if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true };
     if (status === 416) return { done: false, next: 'restart', why: (l10n) => l10n.t('the server refused the byte range') };
-    const storeCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
-    const storeMessage = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
-    const left = this.o.timeLeft(link);
-    if ((status === 403 || status === 400) && (EXPIRED_TEXT.test(text) || (left !== undefined && left <= 0))) {
-      return { done: false, next: 'regenerate', why: (l10n) => l10n.t('the link expired ({0})', storeCode ?? status) };
-    }
-    if (status >= 500 || status === 429) return { done: false, next: 'retry', why: (l10n) => l10n.t('the storage answered {0}', status) };
-    const detail = [storeCode, storeMessage].filter(Boolean).join(': ') || l10n.t('status {0}', status);
-    const hint =
-      status === 404
-        ? l10n.t('The bundle is no longer stored; start a new export.')
-        : status === 403
-          ? l10n.t('Generate a new link and try again; if it persists, the link may have been changed in transit (a proxy?).')
-          : l10n.t('Try again later.');
-    throw new BundleDownloadError('http', sentences(l10n.t('The storage refused the bundle download ({0}).', detail), hint), { status });
+    return refusalStep(status, text, this.o.timeLeft(link));
   }
 
   /**
@@ -338,10 +326,4 @@ async function exists(path: string): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-function describe(error: unknown): string {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return redactSecrets(typeof code === 'string' ? `${code}: ${message}` : message);
 }

@@ -145,6 +145,23 @@ export function writeAll(fd: number, buffers: Buffer[], position: number, done: 
  * `write` is the block writer (tests give one that fails on cue).
  */
 export function writeBody(body: http.IncomingMessage, path: string, start: number, onChunk: (bytes: number) => void, write = writeAll): Promise<unknown> {
+  return writeBlocks(body, path, start, onChunk, write, undefined).then((r) => r.failure);
+}
+
+/** The storage sent more bytes than the range asked for (they were not written). */
+export const PAST_RANGE = 'EPASTRANGE';
+
+/**
+ * Streams a body into its range of a file that other ranges write too: opened as it is (never
+ * truncated), at most `length` bytes written from `start`. Resolves with the error that ended
+ * it early, if any, and where the bytes that reached the disk end, without a gap: the resume
+ * point. A write that fails is not cut back (the other ranges' bytes are in the same file).
+ */
+export function writeRange(body: http.IncomingMessage, path: string, start: number, length: number, onChunk: (bytes: number) => void, write = writeAll): Promise<{ failure: unknown; end: number }> {
+  return writeBlocks(body, path, start, onChunk, write, length);
+}
+
+function writeBlocks(body: http.IncomingMessage, path: string, start: number, onChunk: (bytes: number) => void, write: typeof writeAll, limit: number | undefined): Promise<{ failure: unknown; end: number }> {
   return new Promise((resolve) => {
     let fd: number | undefined;
     let position = start;
@@ -156,14 +173,17 @@ export function writeBody(body: http.IncomingMessage, path: string, start: numbe
     let failure: unknown;
     /** Where the first failed block began: the file is cut back to it. */
     let cutAt: number | undefined;
+    /** Bytes taken from the body, for the limit. */
+    let taken = 0;
     const settle = (): void => {
       if (settled || inFlight > 0) return;
       settled = true;
       if (failure !== undefined) discard(body);
-      if (fd === undefined) return resolve(failure);
+      const end = cutAt ?? position;
+      if (fd === undefined) return resolve({ failure, end });
       const file = fd;
-      const finish = (): void => close(file, () => resolve(failure));
-      if (cutAt === undefined) finish();
+      const finish = (): void => close(file, () => resolve({ failure, end }));
+      if (cutAt === undefined || limit !== undefined) finish();
       else ftruncate(file, cutAt, finish);
     };
     const next = (): void => {
@@ -200,11 +220,19 @@ export function writeBody(body: http.IncomingMessage, path: string, start: numbe
     };
     // Nothing flows until the file is open.
     body.pause();
-    body.on('data', (chunk: Buffer) => {
+    body.on('data', (data: Buffer) => {
       if (ended) return;
+      let chunk = data;
+      if (limit !== undefined && taken + chunk.length > limit) {
+        chunk = chunk.subarray(0, limit - taken);
+        failure ??= Object.assign(new Error(l10n.t('the storage sent more than the byte range asked for')), { code: PAST_RANGE });
+        ended = true;
+      }
+      taken += chunk.length;
       pending.push(chunk);
       size += chunk.length;
       onChunk(chunk.length);
+      if (ended) return next();
       if (size < WRITE_BLOCK) return;
       if (inFlight >= WRITES_IN_FLIGHT) body.pause();
       else next();
@@ -212,7 +240,7 @@ export function writeBody(body: http.IncomingMessage, path: string, start: numbe
     body.on('end', () => stop());
     body.on('error', (error) => stop(error));
     body.on('close', () => stop(body.complete ? undefined : Object.assign(new Error(l10n.t('the connection closed before the body ended')), { code: 'ECONNRESET' })));
-    open(path, start === 0 ? 'w' : 'r+', (error, opened) => {
+    open(path, start === 0 && limit === undefined ? 'w' : 'r+', (error, opened) => {
       if (error !== null) {
         failure ??= error;
         ended = true;

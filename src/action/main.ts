@@ -1,0 +1,93 @@
+/**
+ * The GitHub Action's entry (`action.yml` runs it as dist/action/index.js): reads the inputs,
+ * masks the key before anything else is printed, runs the operation, sets the outputs as they
+ * become known, writes the job summary, and exits as the CLI does (0 success, 1 the job failed,
+ * 2 usage, 3 auth, 4 not found, 5 network, server or timeout, 6 bad bundle), a failure shown as
+ * one error annotation. Nothing it prints holds the key or a link's signature; text from the
+ * server passes through `forTerminal` (the log) or `forMarkdown` (the summary).
+ */
+import * as l10n from '@vscode/l10n';
+import type { Logger } from '../core/log';
+import { redactSecrets } from '../core/redact';
+import { forTerminal } from '../core/untrusted';
+import { EXIT, exitCodeOf, UsageError } from '../cli/exit';
+import { actionClient } from './client';
+import { runOperation, type Report } from './operations';
+import { processIo, Runner, type RunnerIo } from './runner';
+import { OPERATIONS, type Operation } from './spec';
+import { summaryMarkdown } from './summary';
+
+export interface ActionOptions {
+  signal: AbortSignal;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+function operationInput(runner: Runner): Operation {
+  const value = runner.input('operation');
+  const operation = OPERATIONS.find((o) => o === value);
+  if (operation === undefined) throw new UsageError(l10n.t('The operation input is "{0}": use publish, export or agent.', value));
+  return operation;
+}
+
+function timeoutInput(runner: Runner): number {
+  const text = runner.input('timeout');
+  const seconds = Number(text);
+  if (text === '' || !Number.isFinite(seconds) || seconds <= 0) throw new UsageError(l10n.t('The timeout input takes a positive number of seconds, not "{0}".', text));
+  return seconds * 1000;
+}
+
+export async function runAction(io: RunnerIo, options: ActionOptions): Promise<number> {
+  const runner = new Runner(io);
+  // Before anything else reaches the log: from here on the runner shows the key as ***.
+  const key = runner.input('api-key');
+  runner.mask(key);
+  const safe = (text: string) => forTerminal(redactSecrets(text, [key]));
+  const line = (text: string) => runner.log(safe(text));
+  const log: Logger = {
+    trace: () => undefined,
+    debug: (m) => runner.debug(safe(m)),
+    info: (m) => runner.debug(safe(m)),
+    warn: (m) => runner.warning(safe(m)),
+    error: (m) => runner.warning(safe(m)),
+  };
+  const report: Report = {};
+  let close: (() => Promise<void>) | undefined;
+  try {
+    const operation = operationInput(runner);
+    report.operation = operation;
+    const timeoutMs = timeoutInput(runner);
+    if (key === '') throw new UsageError(l10n.t('The api-key input is empty: pass the admin key from a secret (api-key: ${{ secrets.DOCS_ADMIN_API_KEY }}).'));
+    const client = await actionClient(runner, key, log, operation === 'agent');
+    close = () => client.close();
+    await runOperation(operation, {
+      client,
+      report,
+      line,
+      output: (name, value) => runner.output(name, value),
+      input: (name) => runner.input(name),
+      timeoutMs,
+      env: io.env,
+      log,
+      signal: options.signal,
+      ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    });
+    return EXIT.ok;
+  } catch (error) {
+    const message = redactSecrets(error instanceof Error ? error.message : String(error), [key]);
+    report.failure = message;
+    runner.error(forTerminal(message), report.operation === undefined ? l10n.t('Docs Admin failed') : l10n.t('Docs Admin {0} failed', report.operation));
+    return exitCodeOf(error);
+  } finally {
+    runner.summary(summaryMarkdown(report));
+    await close?.();
+  }
+}
+
+if (require.main === module) {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  process.once('SIGTERM', () => controller.abort());
+  void runAction(processIo(), { signal: controller.signal }).then((code) => {
+    process.exitCode = code;
+  });
+}

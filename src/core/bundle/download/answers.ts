@@ -1,0 +1,55 @@
+/**
+ * How a bundle download reads the object store's answers, for the single stream and for the
+ * ranges alike: a `Content-Range`, and an error status turned into what to do next (resume,
+ * a new link, a retry) or a typed error that says what the person can do.
+ */
+import * as l10n from '@vscode/l10n';
+import { sentences, type Translator } from '../../l10n';
+import { redactSecrets } from '../../redact';
+import { BundleDownloadError } from './errors';
+
+/**
+ * Why a request did not finish the download, as words for the log (`english`) and for a message
+ * (`l10n`): it goes into both.
+ */
+export type Why = (l10n: Translator) => string;
+
+/** What one request added, and what to do next. */
+export type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: Why };
+
+const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
+
+/** `bytes a-b/total` -> its parts. */
+export function contentRange(header: string | undefined): { start: number; end: number; total: number | undefined } | undefined {
+  const m = header === undefined ? null : /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header.trim());
+  if (!m) return undefined;
+  return { start: Number(m[1]), end: Number(m[2]), total: m[3] === '*' ? undefined : Number(m[3]) };
+}
+
+/**
+ * An error answer of the store (not 2xx, not 416, not 407): an expired link (by its words, or
+ * by the clock when `left` says it ran out), a passing failure to retry, or an error to throw.
+ */
+export function refusalStep(status: number, text: string, left: number | undefined): Step {
+  const storeCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
+  const storeMessage = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
+  if ((status === 403 || status === 400) && (EXPIRED_TEXT.test(text) || (left !== undefined && left <= 0))) {
+    return { done: false, next: 'regenerate', why: (l10n) => l10n.t('the link expired ({0})', storeCode ?? status) };
+  }
+  if (status >= 500 || status === 429) return { done: false, next: 'retry', why: (l10n) => l10n.t('the storage answered {0}', status) };
+  const detail = [storeCode, storeMessage].filter(Boolean).join(': ') || l10n.t('status {0}', status);
+  const hint =
+    status === 404
+      ? l10n.t('The bundle is no longer stored; start a new export.')
+      : status === 403
+        ? l10n.t('Generate a new link and try again; if it persists, the link may have been changed in transit (a proxy?).')
+        : l10n.t('Try again later.');
+  throw new BundleDownloadError('http', sentences(l10n.t('The storage refused the bundle download ({0}).', detail), hint), { status });
+}
+
+/** An error's code and message for the log and a message, with any presigned signature removed. */
+export function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return redactSecrets(typeof code === 'string' ? `${code}: ${message}` : message);
+}

@@ -1,0 +1,63 @@
+/** What a bundle download is given, reports and returns. */
+import type { IssuedLink } from '../links/linkCache';
+import type { Logger } from '../../log';
+import type { Network } from '../../net/network';
+
+export interface DownloadProgress {
+  received: number;
+  /** Undefined while the size is not known. */
+  total: number | undefined;
+  bytesPerSecond: number;
+}
+
+export interface DownloadOptions {
+  target: string;
+  /** The link to start with (may be expired: it is then regenerated first). */
+  link: () => Promise<IssuedLink>;
+  /** A new link, after the object store refused the current one as expired. */
+  regenerate: () => Promise<IssuedLink>;
+  /** Time left on a link, on this machine's clock; undefined when nothing says. */
+  timeLeft: (link: IssuedLink) => number | undefined;
+  /** Replace an existing file at the target (the user agreed). */
+  replace?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: DownloadProgress) => void;
+  /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
+  verify?: (path: string) => Promise<unknown>;
+  /** Proxy and certificate settings (direct, Node's defaults otherwise). */
+  network?: Network;
+  log?: Logger;
+  /**
+   * Connections for a large bundle on a store that answers `Range` (1: one stream). Each takes
+   * its share of the file as a byte range, resumed on its own.
+   */
+  connections?: number;
+  /** From this size on (the API's sizeBytes), a bundle is fetched in ranges. */
+  parallelFromBytes?: number;
+  /** Failed attempts in a row, without a byte of progress, before giving up (per range). */
+  maxStalledAttempts?: number;
+  maxRegenerations?: number;
+  connectTimeoutMs?: number;
+  /** A body that sends nothing for this long counts as a dropped connection. */
+  idleTimeoutMs?: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+}
+
+export interface DownloadResult {
+  path: string;
+  bytes: number;
+  /** Requests made, the first included. */
+  requests: number;
+  resumes: number;
+  restarts: number;
+  regenerations: number;
+}
+
+/** Connections for a large bundle, unless told otherwise (`docsAdmin.download.connections`, `--connections`). */
+export const DEFAULT_CONNECTIONS = 4;
+/**
+ * Below this, ranges do not pay: a single connection fetches 64 MiB in well under a second on
+ * a fast link, and every range is a request (and a round trip) of its own.
+ */
+export const PARALLEL_FROM_BYTES = 64 * 1024 * 1024;

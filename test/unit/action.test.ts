@@ -1,0 +1,299 @@
+/**
+ * The GitHub Action's entry (dist/action/index.js) run as the runner runs it: a node process with
+ * its inputs in `INPUT_<NAME>` variables (action.yml's defaults filled in), `GITHUB_OUTPUT` and
+ * `GITHUB_STEP_SUMMARY` files, the workspace as its folder, against the simulator. And
+ * action.yml held to the inputs and outputs the entry reads and writes.
+ */
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { readStaticExport } from '../../src/core/deploy/values';
+import { splitCommand } from '../../src/action/rollout';
+import { inputVariable } from '../../src/action/runner';
+import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';
+import { Simulator } from '../simulator';
+import { collector } from './support/collector';
+
+const ROOT = resolve(__dirname, '../../..');
+const KEY = 'da_action_test_key_93b1c2';
+
+interface ActionYml {
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string }>;
+  runs: { using: string; main: string };
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  /** Everything the run left where a person or a later step can read it. */
+  everything: string;
+}
+
+const actionYml = () => parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml;
+
+/** The outputs file, read as the runner reads it (the delimited form only). */
+function readOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  let rest = text;
+  for (;;) {
+    const head = /^([\w-]+)<<(\S+)\n/.exec(rest);
+    if (head === null) break;
+    const [whole, name = '', delimiter = ''] = head;
+    const end = rest.indexOf(`\n${delimiter}\n`, whole.length - 1);
+    assert.ok(end >= 0, `the delimiter of ${name} closes it`);
+    outputs[name] = rest.slice(whole.length, end);
+    rest = rest.slice(end + delimiter.length + 2);
+  }
+  assert.equal(rest, '', 'nothing else in GITHUB_OUTPUT');
+  return outputs;
+}
+
+describe('the GitHub Action, run as the runner runs it, against the simulator', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let work: string;
+  let runs = 0;
+  const written = new Set<string>();
+
+  before(async () => {
+    assert.ok(existsSync(join(ROOT, ENTRY)), `${ENTRY} is built by "node esbuild.mjs"`);
+    sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], exportDefaults: { queuedMs: 0, durationMs: 0, pages: 12 }, agentDefaults: { durationMs: 0 } });
+    work = mkdtempSync(join(tmpdir(), 'docs-admin-action-'));
+  });
+
+  after(async () => {
+    await sim.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  function action(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Run> {
+    const dir = join(work, `run-${++runs}`);
+    const workspace = join(dir, 'workspace');
+    mkdirSync(workspace, { recursive: true });
+    const outputFile = join(dir, 'output');
+    const summaryFile = join(dir, 'summary');
+    writeFileSync(outputFile, '');
+    writeFileSync(summaryFile, '');
+    // As the runner does: each declared input given or defaulted becomes INPUT_<NAME>.
+    const runnerEnv: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: workspace, ...env };
+    const all: Record<string, string> = { 'base-url': sim.baseUrl, 'project-id': sim.projectId, 'api-key': KEY, ...inputs };
+    for (const [name, spec] of Object.entries(actionYml().inputs)) {
+      const value = all[name] ?? spec.default;
+      if (value !== undefined) runnerEnv[inputVariable(name)] = value;
+    }
+    for (const name of Object.keys(all)) assert.ok(name in actionYml().inputs, `${name} is an input of action.yml`);
+    return new Promise((done) => {
+      execFile(process.execPath, [join(ROOT, ENTRY)], { cwd: workspace, env: runnerEnv }, (error, stdout, stderr) => {
+        const outputText = readFileSync(outputFile, 'utf8');
+        const summary = readFileSync(summaryFile, 'utf8');
+        // The masking line holds the key by design; everything after it must not.
+        const afterMask = stdout.split('\n').slice(1).join('\n');
+        collector.record(`action ${inputs.operation ?? 'publish'} (log)`, afterMask);
+        collector.record(`action ${inputs.operation ?? 'publish'} (stderr)`, stderr);
+        collector.record(`action ${inputs.operation ?? 'publish'} (outputs)`, outputText);
+        collector.record(`action ${inputs.operation ?? 'publish'} (summary)`, summary);
+        const outputs = readOutputs(outputText);
+        for (const name of Object.keys(outputs)) written.add(name);
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr, outputs, summary, everything: [afterMask, stderr, outputText, summary].join('\n') });
+      });
+    });
+  }
+
+  /** What every run must hold to: the key masked first, and in nothing else. */
+  function masked(run: Run): void {
+    assert.equal(run.stdout.split('\n')[0], `::add-mask::${KEY}`, 'the masking line comes before any other output');
+    assert.ok(!run.everything.includes(KEY), 'the key is in no output, log line or summary');
+    assert.doesNotMatch(run.everything, /X-Amz-Signature=[0-9a-f]/i, 'no link signature anywhere');
+  }
+
+  it('export: sets the job id, the bundle link without its signature and its expiry, and summarises', async () => {
+    const run = await action({ operation: 'export', domain: 'docs.acme.dev', version: '2.4.0' });
+    assert.equal(run.code, 0, run.everything);
+    masked(run);
+    const jobId = run.outputs['job-id'] ?? '';
+    assert.ok(sim.requests.some((r) => r.method === 'POST' && r.path === '/v1/static-export/jobs'));
+    assert.match(jobId, /\S/);
+    assert.match(run.outputs['bundle-url'] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/.+\?\[redacted\]$/);
+    assert.ok(Math.abs(Date.parse(run.outputs['expires-at'] ?? '') - (Date.now() + 3600_000)) < 60_000, run.outputs['expires-at']);
+    assert.deepEqual(Object.keys(run.outputs).sort(), ['bundle-url', 'expires-at', 'job-id']);
+    assert.match(run.summary, /^### Docs Admin: export docs\\\.acme\\\.dev\n/);
+    assert.match(run.summary, /\*\*Exported\*\*/);
+    assert.ok(run.summary.includes(`- **Export job:** ${jobId.replace(/[-_.]/g, (c) => `\\${c}`)}`), run.summary);
+    assert.match(run.summary, /- \*\*Pages:\*\* 12\n/);
+    assert.match(run.summary, /Bundle link \(without its signature\):\*\* http\\:/);
+    assert.doesNotMatch(run.stdout, /^::error/m);
+  });
+
+  it('publish: updates the values file, runs the rollout as argv without a shell or the key, and summarises', async () => {
+    const before = written.size;
+    const workspaceOf = (n: number) => join(work, `run-${n}`, 'workspace');
+    const next = workspaceOf(runs + 1);
+    mkdirSync(join(next, 'deploy'), { recursive: true });
+    writeFileSync(join(next, 'deploy/values.yaml'), 'replicaCount: 2\nstaticExport:\n  enabled: true\n  bundleUrl: ""\n');
+    writeFileSync(
+      join(next, 'rollout.js'),
+      "const fs = require('fs');\n" +
+        "fs.writeFileSync('rollout.json', JSON.stringify({ argv: process.argv.slice(2), env: Object.keys(process.env).filter((k) => k.startsWith('INPUT_') || k === 'DOCS_ADMIN_API_KEY'), values: fs.readFileSync('deploy/values.yaml', 'utf8') }));\n" +
+        "console.log('::warning::from the rollout');\nconsole.log('release upgraded');\n",
+    );
+    const run = await action(
+      { domain: 'docs.acme.dev', 'values-file': 'deploy/values.yaml', 'rollout-command': `node rollout.js "two words" 'single quoted' back\\ slash --set=a` },
+      { DOCS_ADMIN_API_KEY: KEY },
+    );
+    assert.equal(run.code, 0, run.everything);
+    masked(run);
+    const rollout = JSON.parse(readFileSync(join(next, 'rollout.json'), 'utf8')) as { argv: string[]; env: string[]; values: string };
+    assert.deepEqual(rollout.argv, ['two words', 'single quoted', 'back slash', '--set=a']);
+    assert.deepEqual(rollout.env, [], 'neither the key nor any input reaches the rollout');
+    const url = readStaticExport(rollout.values, 'values.yaml')?.bundleUrl?.value;
+    assert.match(String(url), /X-Amz-Signature=/, 'the values file holds the signed link when the rollout runs');
+    // The rollout's output is in the log, a workflow command in it defused.
+    assert.match(run.stdout, /^release upgraded$/m);
+    assert.doesNotMatch(run.stdout, /^::warning::from the rollout/m);
+    assert.match(run.stdout, /^:\u200b:warning::from the rollout$/m);
+    assert.equal(run.outputs['bundle-url'], `${String(url).split('?')[0]}?[redacted]`);
+    assert.match(run.summary, /^### Docs Admin: publish docs\\\.acme\\\.dev\n\n\*\*Published\*\*: the values file points at the new bundle, and the rollout is done\./);
+    assert.match(run.summary, /- \*\*Values file:\*\* deploy\/values\\\.yaml \(updated\)\n/);
+    assert.match(run.summary, /- \*\*Rollout:\*\* done\n/);
+    assert.ok(written.size >= before);
+  });
+
+  it('a failed export fails the step: exit 1, one error annotation, the server text defused, the summary says so', async () => {
+    sim.setExportDefaults({ outcome: 'failed', error: 'render failed\n::add-mask::x <img src=x onerror=alert(1)> [retry](https://evil.example)' });
+    try {
+      const run = await action({ operation: 'export', domain: 'docs.acme.dev' });
+      assert.equal(run.code, 1, run.everything);
+      masked(run);
+      const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error'));
+      assert.equal(errors.length, 1, run.everything);
+      assert.match(errors[0] ?? '', /^::error title=Docs Admin export failed::The export \S+ failed: render failed%0A:\u200b:add-mask::x <img/);
+      assert.doesNotMatch(run.stdout, /^::add-mask::x/m, 'the server cannot add a command of its own');
+      assert.match(run.outputs['job-id'] ?? '', /\S/, 'the job id is set: the job exists');
+      assert.equal(run.outputs['bundle-url'], undefined);
+      assert.match(run.summary, /\*\*Failed:\*\* The export \S+ failed\\: render failed \\:\\:add\\-mask\\:\\:x /);
+      assert.match(run.summary, /&lt;img src\\=x onerror\\=alert\\\(1\\\)/);
+      assert.doesNotMatch(run.summary, /<img|\[retry\]\(/);
+    } finally {
+      sim.setExportDefaults({ outcome: 'completed' });
+    }
+  });
+
+  it('agent: creates the job from the prompt, waits for it, sets the pull request link', async () => {
+    const run = await action({ operation: 'agent', prompt: 'Document the new --timeout flag.' });
+    assert.equal(run.code, 0, run.everything);
+    masked(run);
+    const id = run.outputs['job-id'] ?? '';
+    assert.deepEqual(sim.agentPrompts(id), ['Document the new --timeout flag.']);
+    assert.match(run.outputs['pr-link'] ?? '', /^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/);
+    assert.match(run.summary, /\*\*Done\*\*: the agent opened a pull request\./);
+    assert.ok(run.summary.includes(`- **Pull request:** [https\\://github\\.com/acme/docs/pull/`), run.summary);
+    sim.setAgentDefaults({ outcome: 'failed' });
+    try {
+      const failed = await action({ operation: 'agent', prompt: 'Break it.' });
+      assert.equal(failed.code, 1);
+      assert.match(failed.stdout, /^::error title=Docs Admin agent failed::The agent job \S+ failed\.$/m);
+    } finally {
+      sim.setAgentDefaults({ outcome: 'pr' });
+    }
+  });
+
+  it('agent: a 429 on create is waited out once when Retry-After fits in the timeout, and fails the step otherwise', async () => {
+    const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path === `/v2/agent/${sim.projectId}/job`).length;
+    let before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, body: { error: 'Rate limit exceeded' }, headers: { 'retry-after': '1' } });
+    const started = Date.now();
+    const run = await action({ operation: 'agent', prompt: 'Once more.' });
+    assert.equal(run.code, 0, run.everything);
+    assert.ok(Date.now() - started >= 1_000, 'it waited as told');
+    assert.match(run.stdout, /rate limited \(429\); trying again in 1 s/);
+    assert.equal(creates() - before, 2);
+    assert.deepEqual(sim.agentPrompts(run.outputs['job-id'] ?? ''), ['Once more.']);
+
+    before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, headers: { 'retry-after': '1' }, times: 2 });
+    const twice = await action({ operation: 'agent', prompt: 'Twice.' });
+    assert.equal(twice.code, 5, twice.everything);
+    assert.equal(creates() - before, 2, 'waited out once, not twice');
+    assert.equal(twice.outputs['job-id'], undefined);
+
+    before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, headers: { 'retry-after': '3600' } });
+    const long = await action({ operation: 'agent', prompt: 'Later.', timeout: '60' });
+    assert.equal(long.code, 5);
+    assert.match(long.stdout, /^::error title=Docs Admin agent failed::The agent's limit was hit .*Try again after \d\d:\d\d \(in 3600 s\)/m);
+    assert.equal(creates() - before, 1, 'not waited: longer than the timeout');
+  });
+
+  it('agent: a create that got a 5xx is never sent again (the job may exist), and the annotation says so', async () => {
+    const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path === `/v2/agent/${sim.projectId}/job`).length;
+    const before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
+    const run = await action({ operation: 'agent', prompt: 'Maybe.' });
+    assert.equal(run.code, 5, run.everything);
+    assert.match(run.stdout, /^::error title=Docs Admin agent failed::.*may have been created anyway/m);
+    assert.equal(creates() - before, 1);
+  });
+
+  it('usage and credential problems fail with exit 2 or 3 and an annotation, before any request', async () => {
+    const requests = sim.requests.length;
+    for (const [inputs, code, message] of [
+      [{ operation: 'deploy' }, 2, /The operation input is "deploy"/],
+      [{ domain: 'docs.acme.dev' }, 2, /The values-file input is required by the publish operation/],
+      [{ operation: 'export', domain: 'docs acme dev' }, 2, /The domain input/],
+      [{ operation: 'agent' }, 2, /The prompt input is required/],
+      [{ operation: 'export', domain: 'docs.acme.dev', timeout: 'soon' }, 2, /The timeout input takes a positive number/],
+      [{ domain: 'docs.acme.dev', 'values-file': 'v.yaml', 'rollout-command': 'helm upgrade docs ./chart && kubectl rollout status' }, 2, /runs without a shell, so "&"/],
+    ] as const) {
+      const run = await action(inputs);
+      assert.equal(run.code, code, `${JSON.stringify(inputs)}: ${run.everything}`);
+      masked(run);
+      assert.match(run.stdout, message);
+      assert.match(run.stdout, inputs.operation === 'deploy' ? /^::error title=Docs Admin failed::/m : /^::error title=Docs Admin \w+ failed::/m);
+      assert.match(run.summary, /^### Docs Admin(: \w+)?/);
+      assert.match(run.summary, /\*\*Failed:\*\* /);
+    }
+    assert.equal(sim.requests.length, requests, 'nothing was sent');
+    const wrongKey = await action({ operation: 'export', domain: 'docs.acme.dev', 'api-key': 'da_not_a_known_key_00' });
+    assert.equal(wrongKey.code, 3);
+  });
+
+  it('action.yml declares exactly the inputs and outputs the entry reads and writes', () => {
+    const yml = actionYml();
+    assert.deepEqual(Object.keys(yml.inputs), Object.keys(INPUTS));
+    for (const [name, spec] of Object.entries(INPUTS)) {
+      const declared = yml.inputs[name];
+      assert.ok(declared !== undefined && declared.description.length > 10, `${name} is described`);
+      assert.equal(declared.required ?? false, spec.required, `${name}: required`);
+      assert.equal(declared.default, 'default' in spec ? spec.default : undefined, `${name}: default`);
+    }
+    assert.deepEqual(Object.keys(yml.outputs), [...OUTPUTS]);
+    assert.equal(yml.runs.main, ENTRY);
+    assert.match(yml.runs.using, /^node(2[0-9]|[3-9][0-9])$/, 'node20 or newer');
+    // The names the entry's source reads and writes, each declared, and each declaration used.
+    const source = readdirSync(join(ROOT, 'src/action'))
+      .map((f) => readFileSync(join(ROOT, 'src/action', f), 'utf8'))
+      .join('\n');
+    const read = new Set([...source.matchAll(/\binput\('([\w-]+)'\)/g)].map((m) => m[1]));
+    const set = new Set([...source.matchAll(/\boutput\('([\w-]+)'/g)].map((m) => m[1]));
+    assert.deepEqual([...read].sort(), Object.keys(INPUTS).sort());
+    assert.deepEqual([...set].sort(), [...OUTPUTS].sort());
+    // And the runs above saw every output written.
+    assert.deepEqual([...written].sort(), [...OUTPUTS].sort());
+  });
+
+  it('splits the rollout command as a shell would, and refuses what only a shell does', () => {
+    assert.deepEqual(splitCommand('helm upgrade --install docs ./chart -f values.yaml --wait'), ['helm', 'upgrade', '--install', 'docs', './chart', '-f', 'values.yaml', '--wait']);
+    assert.deepEqual(splitCommand(`  helm  --set "a=b c" --set 'x="y"' "q\\"uote" es\\ caped ''  `), ['helm', '--set', 'a=b c', '--set', 'x="y"', 'q"uote', 'es caped', '']);
+    assert.deepEqual(splitCommand(`helm --set 'list={a,b}' "a|b;c&d"`), ['helm', '--set', 'list={a,b}', 'a|b;c&d']);
+    for (const text of ['helm upgrade | tee log', 'a && b', 'a; b', 'a > out', 'helm --set key=$SECRET', 'echo `id`', 'echo $(id)', '"$HOME"', `'open`, '"open', 'a\\', '   ']) {
+      assert.throws(() => splitCommand(text), /rollout-command/, text);
+    }
+  });
+});
