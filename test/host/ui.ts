@@ -154,6 +154,11 @@ async function main(): Promise<void> {
     writeFileSync(join(server.userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'docsAdmin.network.extraCaCertificates': [pki.caFile] }));
     // The docs repository the demo agent job works on, cloned in the workspace (for Review Changes).
     repository = makeAgentRepository(server.workspace, 'agent/quickstart');
+    // The values file the publish writes to, there from the start: with the Git extension on,
+    // Quick Open's file list does not always see a file made later in time.
+    const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
+    mkdirSync(join(server.workspace, 'deploy'), { recursive: true });
+    writeFileSync(valuesFile, VALUES);
     browser = await launchBrowser(paths, chromium);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(
@@ -242,9 +247,6 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(SHOTS, 'walkthrough.png') });
 
     // Publish: export, bundle, the values file, the rollout in a terminal.
-    const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
-    mkdirSync(join(server.workspace, 'deploy'), { recursive: true });
-    writeFileSync(valuesFile, VALUES);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').fill('values.yaml');
@@ -275,10 +277,13 @@ async function main(): Promise<void> {
     // Review Changes: the demo job's branch, from the workspace's clone, in the multi-file diff editor.
     await runCommand(page, 'View: Hide Panel');
     // The view container may be open already (a click on its icon would close it).
-    if ((await page.locator('.sidebar .pane-body .monaco-list-row', { hasText: 'agent/quickstart' }).count()) === 0) await icon.first().click();
-    await expectText(page, '.sidebar .pane-body', /agent\/quickstart[\s\S]*in acme-docs/, 'the agent job row naming the open repository', 60_000);
-    const jobRow = page.locator('.sidebar .pane-body .monaco-list-row', { hasText: 'agent/quickstart' }).first();
+    // (Ask Agent's job above works on docs-agent/quickstart-…: the demo job is "@ agent/quickstart".)
+    if ((await page.locator('.sidebar .pane-body .monaco-list-row', { hasText: '@ agent/quickstart' }).count()) === 0) await icon.first().click();
+    await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*in acme-docs/, 'the agent job row naming the open repository', 60_000);
+    const jobRow = page.locator('.sidebar .pane-body .monaco-list-row', { hasText: '@ agent/quickstart' }).first();
     await jobRow.click({ button: 'right' });
+    // The menu ignores a click that comes right after it opened.
+    await page.waitForTimeout(600);
     await page.locator('.context-view .action-label', { hasText: 'Review Changes' }).first().click();
     await expectText(page, '.tabs-container', /Agent job acme\/docs @ agent\/quickstart \(agent-rewrite-quickstart\) \(3 files\)/, 'the review\'s tab', 30_000);
     await expectText(page, '.editor-instance', /first-page\.md[\s\S]*legacy-setup\.md[\s\S]*quickstart\.md|quickstart\.md/, 'the changed files in the multi-file diff', 30_000);
