@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test host needs, when missing: Chromium (the window of the
 # real VS Code under test), the tools code-server's install compiles native modules with,
-# curl (the download benchmark's baseline) and openssl (the network tests make a test CA).
+# curl (the download benchmark's baseline), openssl (the network tests make a test CA) and git
+# (the review tests run it, through VS Code's Git extension and to make their repositories).
 # Needs root and apt-get; otherwise prints the command to run and fails.
 set -euo pipefail
 need=()
-for pkg in chromium build-essential python3 libkrb5-dev pkg-config curl openssl; do
+for pkg in chromium build-essential python3 libkrb5-dev pkg-config curl openssl git; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ -n "${DOCS_ADMIN_CHROMIUM:-}" ] && [ -x "${DOCS_ADMIN_CHROMIUM}" ]; then

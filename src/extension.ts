@@ -5,6 +5,7 @@ import type { Deps } from './vscode/commandToolkit';
 import * as agentLinks from './vscode/commands/agentLinks';
 import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
+import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
 import * as bundleLink from './vscode/commands/bundleLink';
 import * as downloadBundle from './vscode/commands/downloadBundle';
 import * as extractBundle from './vscode/commands/extractBundle';
@@ -15,12 +16,14 @@ import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
 import * as previewBundle from './vscode/commands/previewBundle';
 import * as publish from './vscode/commands/publish';
+import * as reviewAgentChanges from './vscode/commands/reviewAgentChanges';
 import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
 import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
 import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
+import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
 import { Messages } from './vscode/messages';
 import { channelLogger } from './vscode/log';
@@ -43,6 +46,8 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   jobs,
   askAgent,
   agentLinks,
+  reviewAgentChanges,
+  checkOutAgentBranch,
   retryExport,
   bundleLink,
   generateBundle,
@@ -70,6 +75,7 @@ export interface DocsAdminInternals {
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
+  git: GitAccess;
   composer: PromptComposer;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
@@ -85,7 +91,9 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const log = channelLogger(channel, () => keys.known());
   const messages = new Messages();
   const session = new Session(context, keys, log, messages);
-  const views = new JobViews(session);
+  // The Git extension is looked up in the background: activation does not wait for it.
+  const git = new GitAccess(log);
+  const views = new JobViews(session, git);
   const statusBar = new JobsStatusBar(session);
   const notifier = new Notifier(messages);
   const setup = new SetupProgress(session, keys, context.globalState);
@@ -93,11 +101,12 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
-  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer };
+  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git };
 
   context.subscriptions.push(
     channel,
     session,
+    git,
     views,
     statusBar,
     setup,
@@ -114,12 +123,13 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     vscode.window.onDidChangeWindowState((state) => session.service?.setFocused(state.focused)),
   );
   void vscode.commands.executeCommand('setContext', 'docsAdmin.state', 'noKey');
+  git.start();
   void session
     .rebuild()
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, git, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { PromptComposer } from './composer';
 import { codeArgs } from './fromCode';
+import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
 import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
@@ -28,6 +29,8 @@ export interface Deps {
   previews: PreviewManager;
   /** The agent prompt drafts and their editors. */
   composer: PromptComposer;
+  /** The built-in Git extension, when enabled (Review Changes, Check Out Agent Branch). */
+  git: GitAccess;
 }
 
 /**

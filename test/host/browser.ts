@@ -11,8 +11,9 @@ export interface Page {
   exposeFunction(name: string, fn: (...args: never[]) => unknown): Promise<void>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
   keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void>; insertText(text: string): Promise<void> };
-  locator(selector: string): Locator;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   waitForTimeout(ms: number): Promise<void>;
+  mouse: { move(x: number, y: number): Promise<void> };
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
 }
@@ -27,8 +28,8 @@ export interface PageElement {
 export interface Locator {
   first(): Locator;
   nth(index: number): Locator;
-  locator(selector: string): Locator;
-  click(options?: { timeout?: number }): Promise<void>;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
   waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;

@@ -10,6 +10,7 @@ import { DEMO_JOBS, seedDemo } from '../simulator/demo';
 import { redactSecrets } from '../../src/core/redact';
 import { Simulator } from '../simulator';
 import { makeTestCertificates } from '../support/certificates';
+import { makeAgentRepository, type AgentRepository } from './agentRepository';
 import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
+  let repository: AgentRepository | undefined;
   try {
     server = await startCodeServer({
       paths,
@@ -142,12 +144,21 @@ async function main(): Promise<void> {
         'editor.autoIndent': 'none',
         // helm is not on this machine: the rollout task shows the command it would run.
         'docsAdmin.rollout.command': 'echo helm upgrade --install ${release} ${chart} -f ${valuesFile}',
+        // Review Changes works through the built-in Git extension (off in the test hosts by default).
+        'git.enabled': true,
       },
     });
     // A machine-scoped setting: in a remote window (code-server is one) it lives in the remote
     // machine's settings; VS Code ignores it in the user settings there.
     mkdirSync(join(server.userDataDir, 'Machine'), { recursive: true });
     writeFileSync(join(server.userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'docsAdmin.network.extraCaCertificates': [pki.caFile] }));
+    // The docs repository the demo agent job works on, cloned in the workspace (for Review Changes).
+    repository = makeAgentRepository(server.workspace, 'agent/quickstart');
+    // The values file the publish writes to, there from the start: with the Git extension on,
+    // Quick Open's file list does not always see a file made later in time.
+    const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
+    mkdirSync(join(server.workspace, 'deploy'), { recursive: true });
+    writeFileSync(valuesFile, VALUES);
     browser = await launchBrowser(paths, chromium);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(
@@ -236,9 +247,6 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(SHOTS, 'walkthrough.png') });
 
     // Publish: export, bundle, the values file, the rollout in a terminal.
-    const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
-    mkdirSync(join(server.workspace, 'deploy'), { recursive: true });
-    writeFileSync(valuesFile, VALUES);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+P');
     await page.locator('.quick-input-widget input').fill('values.yaml');
@@ -266,7 +274,25 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'publish-done.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough and a publish seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    // Review Changes: the demo job's branch, from the workspace's clone, in the multi-file diff editor.
+    await runCommand(page, 'View: Hide Panel');
+    // The view container may be open already (a click on its icon would close it).
+    // (Ask Agent's job above works on docs-agent/quickstart-…: the demo job is "@ agent/quickstart".)
+    if ((await page.locator('.sidebar .pane-body .monaco-list-row', { hasText: '@ agent/quickstart' }).count()) === 0) await icon.first().click();
+    await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*in acme-docs/, 'the agent job row naming the open repository', 60_000);
+    const jobRow = page.locator('.sidebar .pane-body .monaco-list-row', { hasText: '@ agent/quickstart' }).first();
+    await jobRow.click({ button: 'right' });
+    // The menu ignores a click that comes right after it opened.
+    await page.waitForTimeout(600);
+    await page.locator('.context-view .action-label', { hasText: 'Review Changes' }).first().click();
+    await expectText(page, '.tabs-container', /Agent job acme\/docs @ agent\/quickstart \(agent-rewrite-quickstart\) \(3 files\)/, 'the review\'s tab', 30_000);
+    await expectText(page, '.editor-instance', /first-page\.md[\s\S]*legacy-setup\.md[\s\S]*quickstart\.md|quickstart\.md/, 'the changed files in the multi-file diff', 30_000);
+    // Out of the way of the rows (their tooltips) and the diff.
+    await page.mouse.move(660, 640);
+    await page.waitForTimeout(1_500);
+    await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
+
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);
@@ -274,6 +300,7 @@ async function main(): Promise<void> {
   } finally {
     await browser?.close().catch(() => undefined);
     await server?.stop();
+    repository?.remove();
     await sim.stop();
     pki.remove();
   }

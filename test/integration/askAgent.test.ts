@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
 import { Simulator } from '../simulator';
@@ -35,13 +36,13 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ask-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 2 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok' && api.session.client !== undefined);
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });

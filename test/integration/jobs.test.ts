@@ -112,7 +112,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('an export that fails before its first poll still notifies: the reply to the start was its first reading', async () => {
-    if (api.session.state !== 'ok') assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    if (api.session.state !== 'ok') assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     // 50 simulated seconds are 50 ms here; the first poll is answered after 300 ms, when the export has failed.
     sim.setExportDefaults({ queuedMs: 0, durationMs: 50_000, outcome: 'failed', error: 'Rendering failed: page /quick timed out' });
     sim.injectFault({ route: 'export.status', kind: 'delay', ms: 300, times: 1 });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withReviewTokens } from '../../core/agent/review';
 import { shelfRows, type ShelfRow } from '../../core/bundle/shelf/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
@@ -24,6 +25,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     private readonly session: Session,
     private readonly kind: TrackedJob['kind'],
     private readonly describeExpiry: (key: JobKey) => string | undefined = () => undefined,
+    /** Agent rows: the open repository that is the job's, shown beside its status. */
+    private readonly describeRepository: (repository: string) => string | undefined = () => undefined,
   ) {
     this.subscription = session.onDidChangeJobs((keys) => this.changed(keys));
   }
@@ -86,6 +89,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     item.description = p.description;
     item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
     item.contextValue = p.contextValue;
+    if (job.kind === 'agent' && job.snapshot !== undefined) {
+      const local = this.describeRepository(job.snapshot.source.repository);
+      if (local !== undefined) item.description = `${p.description} · ${local}`;
+      item.contextValue = withReviewTokens(p.contextValue, job.snapshot.source.ref);
+    }
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
     tooltip.appendMarkdown(`**${escapeMarkdown(p.label)}**\n\n`);
@@ -106,6 +114,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     item.tooltip = row.details.join('\n');
     item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
     return item;
+  }
+
+  /** Every row again (the open repositories changed, say). */
+  refresh(): void {
+    this.emitter.fire(undefined);
   }
 
   getParent(node: JobNode): JobNode | undefined {

@@ -3,11 +3,13 @@
  * session's state (no project, key rejected, unreachable, air-gapped), the environment's name
  * beside their titles, and revealing a row.
  */
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { availabilityNote } from '../../core/deploy/availability';
 import { parseJobKey, type JobKey } from '../../core/jobs/trackedJob';
 import { describeExpiry } from '../bundleLinks';
 import { readConfig } from '../config';
+import type { GitAccess } from '../git/gitAccess';
 import type { Session } from '../session';
 import { JobsTreeProvider, type JobNode } from './jobsTree';
 
@@ -18,12 +20,18 @@ export class JobViews implements vscode.Disposable {
   readonly exportView: vscode.TreeView<JobNode>;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly session: Session) {
-    this.agentTree = new JobsTreeProvider(session, 'agent');
+  constructor(
+    private readonly session: Session,
+    git: GitAccess,
+  ) {
+    this.agentTree = new JobsTreeProvider(session, 'agent', undefined, (repository) => {
+      const match = git.find(repository);
+      return match === undefined ? undefined : vscode.l10n.t('in {0}', basename(match.repository.rootUri.fsPath));
+    });
     this.exportTree = new JobsTreeProvider(session, 'export', (key) => this.linkExpiry(key));
     this.agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: this.agentTree, showCollapseAll: false });
     this.exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: this.exportTree, showCollapseAll: false });
-    this.subscriptions = [this.agentTree, this.exportTree, this.agentView, this.exportView, session.onDidChangeState(() => this.showState())];
+    this.subscriptions = [this.agentTree, this.exportTree, this.agentView, this.exportView, session.onDidChangeState(() => this.showState()), git.onDidChange(() => this.agentTree.refresh())];
   }
 
   /** "link expires in 59m" on an export's row, while this window holds a link for it. */
