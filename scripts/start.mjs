@@ -3,6 +3,7 @@
 // and prints the URL to open. Ctrl-C stops everything.
 //   npm start -- --port 8080 --host 127.0.0.1 --time-scale 10
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,6 +44,12 @@ const server = await startCodeServer({
   port: Number(arg('port', process.env.PORT ?? '8080')),
   settings: { 'docsAdmin.baseUrl': info.baseUrl, 'docsAdmin.projectId': info.projectId, 'workbench.colorTheme': 'Default Dark Modern' },
 });
+// A docs page to ask the agent about (Docs Admin: Ask Agent… on a selection).
+mkdirSync(join(server.workspace, 'docs'), { recursive: true });
+writeFileSync(
+  join(server.workspace, 'docs', 'quickstart.mdx'),
+  '---\ntitle: Quickstart\n---\n\n# Quickstart\n\nInstall the CLI with npm, then run it in your docs folder.\n\n<Tip>Node 20 or later is required.</Tip>\n\n## Next steps\n\nRead the configuration guide.\n',
+);
 // The extension, in development mode only, stores this demo key and tracks the demo jobs.
 const url = workbenchUrl(server, {
   extensionDevelopmentPath: root,
@@ -58,6 +65,10 @@ Open this URL in your browser (it loads the extension in development mode, with 
 simulator's demo key stored and its demo jobs tracked):
 
   ${url}
+
+Try Ask Agent: open docs/quickstart.mdx, select a few lines, right-click, Docs Admin: Ask
+Agent…, write what to change and press Ctrl+Enter. The job runs for about 9 s and opens a
+pull request.
 
 Ctrl-C stops everything.`);
 

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { configureL10n } from './core/l10n';
 import type { Deps } from './vscode/commandToolkit';
 import * as agentLinks from './vscode/commands/agentLinks';
+import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
 import * as bundleLink from './vscode/commands/bundleLink';
 import * as downloadBundle from './vscode/commands/downloadBundle';
@@ -18,6 +19,7 @@ import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
 import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
+import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
 import { KeyStore } from './vscode/keys';
 import { channelLogger } from './vscode/log';
@@ -38,6 +40,7 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   key,
   settings,
   jobs,
+  askAgent,
   agentLinks,
   retryExport,
   bundleLink,
@@ -64,6 +67,7 @@ export interface DocsAdminInternals {
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
+  composer: PromptComposer;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -84,7 +88,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const previews = new PreviewManager(log);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
-  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews };
+  const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
+  const deps: Deps = { context, session, keys, log, channel, reveal: (node) => views.reveal(node), setup, previews, composer };
 
   context.subscriptions.push(
     channel,
@@ -94,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     setup,
     previews,
     values,
+    composer,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
@@ -109,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, previews, values, setup, composer, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -7,9 +7,8 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import type { AdminApiClient } from '../core/api/client';
-import { RateLimitedError } from '../core/api/errors';
 import type { AgentJob, Bundle, ExportJob } from '../core/api/types';
-import { abortableSleep } from '../core/abort';
+import { askAgent } from '../core/agent/ask';
 import { BundleLinks } from '../core/bundle/links/linkCache';
 import { publish, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
@@ -133,19 +132,18 @@ async function publishOperation(ctx: OperationContext): Promise<void> {
 }
 
 /**
- * Creates the job; a 429 (nothing was created) is waited out once, when the server says for
- * how long and that fits in the timeout. Any other failure is not retried: a create that timed
- * out may have made the job.
+ * Creates the job with the core's rules (core/agent/ask.ts), shared with the CLI and the editor:
+ * a 429 (nothing was created) is waited out once, when the server says for how long and that
+ * fits in the timeout; a create that timed out or got a 5xx may have made the job, so it is
+ * never sent again, and the failure says so.
  */
-async function createAgentJob(ctx: OperationContext, prompt: string): Promise<AgentJob> {
-  try {
-    return await ctx.client.createAgentJob(prompt, { signal: ctx.signal });
-  } catch (error) {
-    if (!(error instanceof RateLimitedError) || error.retryAfterMs === undefined || error.retryAfterMs > ctx.timeoutMs) throw error;
-    ctx.line(l10n.t('The agent is rate limited (429); trying again in {0} s.', Math.ceil(error.retryAfterMs / 1000)));
-    await (ctx.sleep ?? abortableSleep)(error.retryAfterMs, ctx.signal);
-    return ctx.client.createAgentJob(prompt, { signal: ctx.signal });
-  }
+function createAgentJob(ctx: OperationContext, prompt: string): Promise<AgentJob> {
+  return askAgent(ctx.client, { kind: 'create' }, prompt, {
+    signal: ctx.signal,
+    maxRateLimitWaitMs: ctx.timeoutMs,
+    onRateLimitWait: (ms) => ctx.line(l10n.t('The agent is rate limited (429); trying again in {0} s.', Math.ceil(ms / 1000))),
+    ...(ctx.sleep === undefined ? {} : { sleep: ctx.sleep }),
+  });
 }
 
 async function agentOperation(ctx: OperationContext): Promise<void> {

@@ -28,11 +28,33 @@ function timeoutOption(): CommandSpec['options'][string] {
   return { type: 'string', value: '<seconds>', help: l10n.t('give up after this many seconds (exit 5)') };
 }
 
+/** The options of the commands that send a prompt to the agent. */
+function promptOptions(): CommandSpec['options'] {
+  return {
+    prompt: { type: 'string', value: '<text>', help: l10n.t('the prompt, sent unchanged') },
+    'prompt-file': { type: 'string', value: '<file>', help: l10n.t('read the prompt from a file ("-": standard input), sent unchanged') },
+    wait: { type: 'boolean', help: l10n.t('follow the job to its end and show its pull request; exit 1 when it failed') },
+    timeout: timeoutOption(),
+  };
+}
+
 /** Every command, with its help. */
 export function commands(): CommandSpec[] {
   return [
     { name: 'agent get', args: ['jobId'], summary: l10n.t('Show an agent job.'), options: {} },
     { name: 'agent wait', args: ['jobId'], summary: l10n.t('Wait until an agent job ends; exit 1 when it failed.'), options: { timeout: timeoutOption() } },
+    {
+      name: 'agent create',
+      args: [],
+      summary: l10n.t('Ask the agent for a change: create a job from a prompt; prints its id (--json: the job).'),
+      options: promptOptions(),
+    },
+    {
+      name: 'agent message',
+      args: ['jobId'],
+      summary: l10n.t('Send a follow-up instruction to an agent job (it becomes active again).'),
+      options: promptOptions(),
+    },
     {
       name: 'export start',
       args: ['domain'],
@@ -106,7 +128,7 @@ export function usage(): string {
       'Network: HTTPS_PROXY names the proxy for https (HTTP_PROXY when it is not set), HTTP_PROXY the\nproxy for http (lower-case forms first), as http://<user>:<password>@proxy:port; NO_PROXY lists\nthe hosts that bypass it (example.com, .example.com, 10.0.0.0/8, host:port, or *).\n--ca-file <file> (or DOCS_ADMIN_CA_FILE) adds the CA certificates of a PEM file to those\ntrusted, for a proxy that inspects TLS or a private CA; NODE_EXTRA_CA_CERTS works as well.',
     ),
     '',
-    l10n.t('Exit codes: 0 success, 1 the job failed, 2 usage error, 3 authentication or permission,\n            4 not found, 5 network, server or timeout, 6 unsafe or invalid bundle.'),
+    l10n.t('Exit codes: 0 success, 1 the job failed, 2 usage error, 3 authentication or permission,\n            4 not found, 5 network, server, timeout or rate limit, 6 unsafe or invalid bundle.'),
     '',
   ].join('\n');
 }

@@ -26,6 +26,8 @@ export interface Io {
   signal: AbortSignal;
   /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
   http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
+  /** Reads standard input to its end (`--prompt-file -`). */
+  stdin?: () => Promise<string>;
   /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
   extractWorker?: string;
 }

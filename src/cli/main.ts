@@ -8,6 +8,7 @@ import { isMainThread } from 'node:worker_threads';
 import { version } from '../../package.json';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
+import { forTerminal } from '../core/untrusted';
 import { commandUsage, parse, usage } from './args';
 import { runCommand } from './commands';
 import { connect, type Io } from './context';
@@ -39,7 +40,8 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     const code = await exitCodeOf(error);
     const message = error instanceof Error ? error.message : String(error);
-    io.err(`docs-admin: ${redactSecrets(message, secrets())}\n`);
+    // An error's message may quote the server: shown as text, never as escape sequences or CI commands.
+    io.err(`docs-admin: ${forTerminal(redactSecrets(message, secrets()))}\n`);
     if (verbose && error instanceof Error && error.stack !== undefined) io.err(`${redactSecrets(error.stack, secrets())}\n`);
     return code;
   } finally {
@@ -69,6 +71,11 @@ if (require.main === module && isMainThread) {
     isTTY: process.stderr.isTTY,
     env: process.env,
     signal: controller.signal,
+    stdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      return Buffer.concat(chunks).toString('utf8');
+    },
     extractWorker: __filename,
   }).then((code) => {
     process.exitCode = code;

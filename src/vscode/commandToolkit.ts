@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import type { PromptComposer } from './composer';
 import type { KeyStore } from './keys';
 import type { PreviewManager } from './preview';
 import type { Session } from './session';
@@ -21,6 +22,8 @@ export interface Deps {
   setup: SetupProgress;
   /** The bundle previews running in this window. */
   previews: PreviewManager;
+  /** The agent prompt drafts and their editors. */
+  composer: PromptComposer;
 }
 
 /**

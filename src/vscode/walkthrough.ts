@@ -4,12 +4,15 @@ import type { Session } from './session';
 
 /** When a publish last went all the way through (epoch ms). */
 const PUBLISHED_AT = 'docsAdmin.setup.publishedAt';
+/** When a job was first created from a prompt here (epoch ms). */
+const ASKED_AT = 'docsAdmin.setup.agentAskedAt';
 
 /** What the Getting Started walkthrough's steps wait for: each is true once that step is really done. */
 export interface SetupState {
   keySet: boolean;
   projectSet: boolean;
   agentJobTracked: boolean;
+  agentAsked: boolean;
   exportStarted: boolean;
   published: boolean;
 }
@@ -20,7 +23,7 @@ const FIRST_PULSE_MS = 5_000;
 /**
  * Sets the `docsAdmin.setup.*` context keys the walkthrough's steps complete on
  * (`completionEvents: onContext:…`), from the session's real state: a stored key, a base URL
- * and project id, a tracked agent job, a tracked export, a finished publish. A key is set only
+ * and project id, a tracked agent job, an agent job created from a prompt, a tracked export, a finished publish. A key is set only
  * when its value changes.
  *
  * Every step's expression also needs `docsAdmin.setup.live`, which is false except for a
@@ -82,6 +85,12 @@ export class SetupProgress implements vscode.Disposable {
     await this.update();
   }
 
+  /** Records that an agent job was created from a prompt (the walkthrough's "Ask the agent" step). */
+  async markAgentAsked(): Promise<void> {
+    if (this.state.get<number>(ASKED_AT) === undefined) await this.state.update(ASKED_AT, Date.now());
+    await this.update();
+  }
+
   /** When a publish last went all the way through, if one ever did. */
   get lastPublishedAt(): number | undefined {
     return this.state.get<number>(PUBLISHED_AT);
@@ -105,6 +114,7 @@ export class SetupProgress implements vscode.Disposable {
       keySet,
       projectSet: env.baseUrl !== '' && env.projectId !== '' && this.session.state !== 'noProject',
       agentJobTracked: jobs.some((j) => j.kind === 'agent'),
+      agentAsked: this.state.get<number>(ASKED_AT) !== undefined,
       exportStarted: jobs.some((j) => j.kind === 'export'),
       published: this.lastPublishedAt !== undefined,
     };

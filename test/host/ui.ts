@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(SHOTS, 'command-palette.png') });
     // The list is virtual: ask for each command by name.
-    for (const title of ['Set Admin Key', 'Track Agent Job…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Preview Bundle']) {
+    for (const title of ['Set Admin Key', 'Track Agent Job…', 'Ask Agent…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Preview Bundle']) {
       await page.locator('.quick-input-widget input').fill(`>Docs Admin: ${title}`);
       const shown = await expectText(page, '.quick-input-widget .monaco-list', new RegExp(`Docs Admin: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `"Docs Admin: ${title}" in the palette`);
       if (!shown.includes(title)) throw new Error(`UI check: the palette lacks "Docs Admin: ${title}"`);
@@ -185,7 +185,41 @@ async function main(): Promise<void> {
     console.log(`UI check: each status's icon, by theme: ${iconsSeen.join('; ')}`);
     await selectTheme(page, server, settings, 'Default Dark Modern');
 
-    // The walkthrough: the four steps the playground has done are ticked off, the last is open.
+    // Ask Agent from a page: the composer beside it, prefilled with the page and the selected
+    // lines; Ctrl+Enter sends; the new job's row appears.
+    await runCommand(page, 'View: Close All Editor Groups');
+    mkdirSync(join(server.workspace, 'docs'), { recursive: true });
+    writeFileSync(join(server.workspace, 'docs', 'quickstart.mdx'), '# Quickstart\n\nInstall the CLI with npm.\n<Tip>Node 20 or later.</Tip>\n\nThen run it.\n');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('quickstart.mdx');
+    await expectText(page, '.quick-input-widget .monaco-list', /quickstart\.mdx/, 'the page in Quick Open');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance', /Install\sthe\sCLI/, 'the page in the editor');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('3');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    // From the palette, without the Escape that runCommand presses first (it would drop the selection).
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Docs Admin: Ask Agent…');
+    await expectText(page, '.quick-input-widget .monaco-list', /Docs Admin: Ask Agent…/, '"Docs Admin: Ask Agent…" in the palette');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance >> nth=1', /Page:\sdocs\/quickstart\.[\s\S]*Selected\slines\s3-4/, 'the composer with the page and the selection');
+    await page.keyboard.type('Say which Node versions are tested, and link the install guide.', { delay: 5 });
+    await expectText(page, '.editor-instance >> nth=1', /install\s+guide/, 'the request in the composer');
+    // Back to the top, where the Send CodeLens sits (the view keeps only what is on screen).
+    await page.keyboard.press('Control+Home');
+    await expectText(page, '.editor-instance >> nth=1 >> .codelens-decoration', /Send\sto\sagent/, 'the Send CodeLens');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'ask-agent-composer.png') });
+    await page.keyboard.press('Control+Enter');
+    await expectText(page, '.pane-body', /acme\/docs @ docs-agent\/[\s\S]*active/, 'the new job row');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
+
+    // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
     await expectText(page, '.gettingStartedContainer', /Get started with Docs Admin[\s\S]*Set your admin key/, 'the walkthrough');
     const steps = page.locator('.getting-started-step');
@@ -194,7 +228,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Start a static export: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }
@@ -232,7 +266,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'publish-done.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, walkthrough and a publish seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough and a publish seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);

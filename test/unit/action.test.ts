@@ -227,8 +227,18 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 429, headers: { 'retry-after': '3600' } });
     const long = await action({ operation: 'agent', prompt: 'Later.', timeout: '60' });
     assert.equal(long.code, 5);
-    assert.match(long.stdout, /^::error title=Docs Admin agent failed::The server is rate limiting requests \(429\)\. Wait 3600 s/m);
+    assert.match(long.stdout, /^::error title=Docs Admin agent failed::The agent's limit was hit .*Try again after \d\d:\d\d \(in 3600 s\)/m);
     assert.equal(creates() - before, 1, 'not waited: longer than the timeout');
+  });
+
+  it('agent: a create that got a 5xx is never sent again (the job may exist), and the annotation says so', async () => {
+    const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path === `/v2/agent/${sim.projectId}/job`).length;
+    const before = creates();
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
+    const run = await action({ operation: 'agent', prompt: 'Maybe.' });
+    assert.equal(run.code, 5, run.everything);
+    assert.match(run.stdout, /^::error title=Docs Admin agent failed::.*may have been created anyway/m);
+    assert.equal(creates() - before, 1);
   });
 
   it('usage and credential problems fail with exit 2 or 3 and an annotation, before any request', async () => {

@@ -53,6 +53,41 @@ describe('PollScheduler', () => {
     assert.equal(h.scheduler.hasTimer, false);
   });
 
+  it('a job that had ended and became active again (a follow-up) is polled again, and a reading under way from before counts no more', async () => {
+    let ended = false;
+    let release: (() => void) | undefined;
+    const h = harness((_t, _now, count) => {
+      if (count === 2) return new Promise<PollOutcome>((resolve) => (release = () => resolve({ kind: 'ok', terminal: true, changed: true })));
+      return ended ? { kind: 'ok', terminal: true, changed: true } : unchanged;
+    });
+    h.scheduler.track({ key: 'a', kind: 'agent' });
+    await h.clock.advance(0);
+    ended = true;
+    await h.clock.advance(MINUTE);
+    assert.equal(h.scheduler.size, 1, 'the second poll is under way');
+    // The follow-up is sent while that poll (which will say "ended") is still out.
+    h.scheduler.restart({ key: 'a', kind: 'agent' });
+    ended = false;
+    release?.();
+    await settle();
+    assert.equal(h.scheduler.size, 1, 'the old reading did not drop the reopened job');
+    await h.clock.advance(0);
+    const before = h.polls.get('a')?.length ?? 0;
+    await h.clock.advance(MINUTE);
+    assert.ok((h.polls.get('a')?.length ?? 0) > before, 'polled again');
+    ended = true;
+    await h.clock.advance(MINUTE);
+    assert.equal(h.scheduler.size, 0, 'dropped again once it ends');
+    // Restarting a job that was no longer tracked at all polls it at once.
+    h.scheduler.restart({ key: 'a', kind: 'agent' });
+    ended = false;
+    const count = h.polls.get('a')?.length ?? 0;
+    await h.clock.advance(0);
+    assert.equal(h.polls.get('a')?.length, count + 1);
+    assert.equal(h.scheduler.size, 1);
+    h.scheduler.dispose();
+  });
+
   it('backs off while nothing changes, up to the ceiling', async () => {
     const h = harness(() => unchanged);
     h.scheduler.track({ key: 'a', kind: 'export' });

@@ -21,16 +21,22 @@
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
 import type { KeyValueStore } from '../storage';
-import { isTerminal, jobKey, type JobKey, type TrackedJob } from './trackedJob';
+import { isTerminal, jobKey, reopenedAt, type JobKey, type TrackedJob } from './trackedJob';
 import { parseStopped, parseStored, same, serializeStopped, writeBack, type StopMarks, type StoredJobs } from './storedJobs';
 
 /** Where this window's rows changed because of other windows. */
 export interface Elsewhere {
   added: JobKey[];
   removed: JobKey[];
+  /** Jobs another window made active again (a follow-up). */
+  reopened: JobKey[];
 }
 
-type Change = { kind: 'add'; job: TrackedJob } | { kind: 'remove'; key: JobKey } | { kind: 'snapshot'; key: JobKey; snapshot: AgentJob | ExportJob };
+type Change =
+  | { kind: 'add'; job: TrackedJob }
+  | { kind: 'remove'; key: JobKey }
+  | { kind: 'snapshot'; key: JobKey; snapshot: AgentJob | ExportJob }
+  | { kind: 'reopen'; key: JobKey; snapshot: AgentJob; at: number };
 
 export class JobRegistry {
   private jobs = new Map<JobKey, TrackedJob>();
@@ -94,6 +100,16 @@ export class JobRegistry {
     return !same(this.jobs.get(key), job);
   }
 
+  /**
+   * An agent job that took a follow-up: active again, whatever it was (the one way a finished
+   * job goes back to running). Marked with the time, so the other windows' older, finished
+   * copies do not end it again.
+   */
+  async reopen(key: JobKey, snapshot: AgentJob, at: number = this.now()): Promise<void> {
+    if (this.jobs.get(key)?.kind !== 'agent') return;
+    await this.sync({ kind: 'reopen', key, snapshot, at });
+  }
+
   /** `keys`: rows that changed; `elsewhere`: jobs other windows added or stopped tracking. */
   onDidChange(listener: (keys: JobKey[], elsewhere: Elsewhere) => void): { dispose(): void } {
     this.listeners.add(listener);
@@ -155,16 +171,24 @@ export class JobRegistry {
         if (job !== undefined && updated !== undefined && !(isTerminal(job) && !isTerminal(updated))) jobs.set(change.key, updated);
         break;
       }
+      case 'reopen': {
+        own = change.key;
+        const job = jobs.get(change.key);
+        if (job?.kind === 'agent') jobs.set(change.key, { ...job, reopenedAt: Math.max(change.at, (job.reopenedAt ?? 0) + 1, job.addedAt), snapshot: change.snapshot });
+        break;
+      }
       default:
         break;
     }
-    // What other windows did: their jobs come in, their stops take ours out, a finished reading wins.
+    // What other windows did: their jobs come in, their stops take ours out, a finished reading
+    // wins, and a later reopening (a follow-up sent there) wins over everything.
     for (const [key, job] of stored.jobs) {
       if (this.stopped(key, job.addedAt)) continue;
       const mine = jobs.get(key);
       if (mine === undefined) {
         if (key !== own) jobs.set(key, job);
-      } else if (isTerminal(job) && !isTerminal(mine)) jobs.set(key, { ...mine, snapshot: job.snapshot } as TrackedJob);
+      } else if (reopenedAt(job) > reopenedAt(mine)) jobs.set(key, job);
+      else if (isTerminal(job) && !isTerminal(mine) && reopenedAt(job) === reopenedAt(mine)) jobs.set(key, { ...mine, snapshot: job.snapshot } as TrackedJob);
     }
     for (const [key, job] of jobs) if (this.stopped(key, job.addedAt)) jobs.delete(key);
 
@@ -188,10 +212,11 @@ export class JobRegistry {
     this.jobs = jobs;
     this.unreadable = unreadable;
     const changed: JobKey[] = [];
-    const elsewhere: Elsewhere = { added: [], removed: [] };
+    const elsewhere: Elsewhere = { added: [], removed: [], reopened: [] };
     for (const [key, job] of jobs) {
       const old = before.get(key);
       if (old === undefined && key !== own) elsewhere.added.push(key);
+      if (old !== undefined && key !== own && reopenedAt(job) > reopenedAt(old)) elsewhere.reopened.push(key);
       if (old === undefined || (old !== job && !same(old, job))) changed.push(key);
     }
     for (const key of before.keys()) {

@@ -108,6 +108,18 @@ export class PollScheduler {
     this.arm();
   }
 
+  /**
+   * Polls a job again from scratch (at once): one that had ended and became active again (a
+   * follow-up to an agent job). A poll already under way for it counts no more: what it reads
+   * predates the change.
+   */
+  restart(target: PollTarget): void {
+    if (this.disposed) return;
+    const now = this.options.clock.now();
+    this.entries.set(target.key, { target, history: emptyHistory(), dueAt: now, lastPolledAt: undefined, inFlight: false });
+    this.arm();
+  }
+
   untrack(key: string): void {
     if (this.entries.delete(key)) this.arm();
   }

@@ -95,6 +95,10 @@ export class JobsService {
         const job = options.registry.get(key);
         if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: job.kind });
       }
+      for (const key of elsewhere.reopened) {
+        const job = options.registry.get(key);
+        if (job !== undefined && !isTerminal(job)) this.scheduler.restart({ key, kind: job.kind });
+      }
       this.emitChange(keys);
       this.noticeEnds(keys);
     });
@@ -145,6 +149,38 @@ export class JobsService {
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'agent' });
     return job;
+  }
+
+  /** Tracks an agent job just created (its first reading is the create's answer). */
+  async addCreatedAgentJob(created: AgentJob): Promise<TrackedJob> {
+    const job: TrackedJob = { kind: 'agent', id: created.id, addedAt: this.options.clock.now(), snapshot: created };
+    const key = jobKey(job);
+    if (this.options.registry.has(key)) {
+      await this.reopenAgentJob(created);
+      return this.options.registry.get(key) ?? job;
+    }
+    await this.options.registry.add(job);
+    if (!isTerminal(job)) this.scheduler.track({ key, kind: 'agent' });
+    this.setState({ kind: 'ok' });
+    return job;
+  }
+
+  /**
+   * An agent job that took a follow-up: its row shows it active again at once, and it is polled
+   * again from scratch, whatever it was (completed, failed, or polled by a reading under way).
+   */
+  async reopenAgentJob(snapshot: AgentJob): Promise<void> {
+    const key = jobKey({ kind: 'agent', id: snapshot.id });
+    if (!this.options.registry.has(key)) {
+      await this.addCreatedAgentJob(snapshot);
+      return;
+    }
+    this.errors.delete(key);
+    await this.options.registry.reopen(key, snapshot, this.options.clock.now());
+    const job = this.options.registry.get(key);
+    if (job !== undefined && !isTerminal(job)) this.scheduler.restart({ key, kind: 'agent' });
+    this.setState({ kind: 'ok' });
+    this.emitChange([key]);
   }
 
   /** Tracks an export started elsewhere (by its job id). */
@@ -311,9 +347,13 @@ export class JobsService {
     const key = target.key as JobKey;
     const job = this.options.registry.get(key);
     if (job === undefined) return { kind: 'ok', terminal: true, changed: false };
+    const askedAt = this.options.clock.now();
     try {
       const snapshot: AgentJob | ExportJob =
         job.kind === 'agent' ? await this.options.client.getAgentJob(job.id, { signal }) : await this.options.client.getExportJob(job.id, { signal });
+      // Reopened (a follow-up) while this reading was on its way: it tells of the run before.
+      const current = this.options.registry.get(key);
+      if (current !== undefined && current.kind === 'agent' && (current.reopenedAt ?? -Infinity) >= askedAt) return { kind: 'ok', terminal: false, changed: false };
       const before = job.snapshot;
       // A reading that shows the job ended notifies through the registry's change (noticeEnds).
       const hadError = this.errors.delete(key);

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { describeIssue } from '../api/schemas';
-import { isTerminal, jobKey, parseJobKey, type JobKey, type TrackedJob } from './trackedJob';
+import { isTerminal, jobKey, parseJobKey, reopenedAt, type JobKey, type TrackedJob } from './trackedJob';
 
 /**
  * The most jobs one environment shows and polls. A list far longer than anyone tracks by hand
@@ -30,7 +30,7 @@ const agentSnapshot = z.looseObject({
 const exportSnapshot = z.looseObject({ ...snapshotBase, jobId: z.string() });
 const id = z.string().check(z.minLength(1));
 const entrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('agent'), id, addedAt: z.number() }),
+  z.object({ kind: z.literal('agent'), id, addedAt: z.number(), reopenedAt: z.optional(z.number()) }),
   z.object({ kind: z.literal('export'), id, addedAt: z.number(), domain: z.optional(z.string()) }),
 ]);
 
@@ -94,8 +94,8 @@ export function parseStored(raw: unknown, storageKey: string): StoredJobs {
     if (first === undefined) out.jobs.set(key, read.job);
     else {
       out.problems.push(`Tracked job ${key} is listed more than once in ${storageKey}; showing it once.`);
-      // The copy that has reached its end tells more.
-      if (!isTerminal(first) && isTerminal(read.job)) out.jobs.set(key, { ...first, snapshot: read.job.snapshot } as TrackedJob);
+      // The copy that has reached its end tells more (unless it was reopened since).
+      if (!isTerminal(first) && isTerminal(read.job) && reopenedAt(read.job) >= reopenedAt(first)) out.jobs.set(key, { ...first, snapshot: read.job.snapshot } as TrackedJob);
     }
   }
   if (out.jobs.size > MAX_SHOWN_JOBS) {

@@ -5,7 +5,8 @@
 import type { AgentJob, ExportJob } from '../api/types';
 
 export type TrackedJob =
-  | { kind: 'agent'; id: string; addedAt: number; snapshot?: AgentJob }
+  /** `reopenedAt`: when a follow-up last made the job active again (epoch ms). */
+  | { kind: 'agent'; id: string; addedAt: number; reopenedAt?: number; snapshot?: AgentJob }
   | { kind: 'export'; id: string; addedAt: number; domain?: string; snapshot?: ExportJob };
 
 export type JobKind = TrackedJob['kind'];
@@ -37,4 +38,9 @@ export function isExportTerminal(job: Pick<ExportJob, 'status'>): boolean {
 export function isTerminal(job: TrackedJob): boolean {
   if (job.snapshot === undefined) return false;
   return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
+}
+
+/** When a job was last made active again (0: never): a later reopening outranks an earlier end. */
+export function reopenedAt(job: TrackedJob): number {
+  return job.kind === 'agent' ? (job.reopenedAt ?? 0) : 0;
 }

@@ -1,0 +1,191 @@
+/**
+ * Ask Agent…, Send Follow-up…, and the composer's Send and Discard Draft. The draft is the
+ * person's own text: it is kept through every failure (and the reason said), removed only once
+ * the agent took it; a send that may have reached the agent is never repeated without asking.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentRequest } from '../../core/agent/ask';
+import type { DraftAddress } from '../../core/agent/drafts';
+import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
+import type { AgentJob } from '../../core/api/types';
+import { jobKey } from '../../core/jobs/trackedJob';
+import { forMessage } from '../../core/untrusted';
+import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import type { PromptComposer } from '../composer';
+
+/** What a send came to (the tests read it). */
+export type SendOutcome =
+  | { outcome: 'created' | 'sent'; jobId: string }
+  | { outcome: 'blank' | 'cancelled' }
+  | { outcome: 'rateLimited' | 'mayHaveArrived' | 'failed'; message: string };
+
+export function register(deps: Deps): vscode.Disposable[] {
+  const composer = deps.composer;
+  /** Drafts being sent now: a second Ctrl+Enter while the first is on its way sends nothing. */
+  const sending = new Set<string>();
+  return [
+    command('docsAdmin.agent.ask', deps, async (uri?: unknown) => {
+      requireService(deps);
+      const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'create' } };
+      const opened = await composer.open(address, header(address.request), contextOf(editorFor(uri, composer)));
+      if (opened.continued) vscode.window.setStatusBarMessage(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
+      return opened.editor.document.uri;
+    }),
+    command('docsAdmin.agentJob.sendFollowUp', deps, async (node: unknown) => {
+      if (!isJobNode(node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
+      const job = requireService(deps).get(node.key);
+      if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
+      const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'message', jobId: job.id } };
+      // Lines selected in the page beside go with it, as for a new job.
+      const editor = editorFor(undefined, composer);
+      const opened = await composer.open(address, header(address.request), editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
+      return opened.editor.document.uri;
+    }),
+    command('docsAdmin.agent.send', deps, async (uri?: unknown) => {
+      const document = composerDocument(composer, uri);
+      const key = document.uri.toString();
+      if (sending.has(key)) {
+        vscode.window.setStatusBarMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
+        return { outcome: 'cancelled' } satisfies SendOutcome;
+      }
+      sending.add(key);
+      try {
+        return await send(deps, composer, document);
+      } finally {
+        sending.delete(key);
+      }
+    }),
+    command('docsAdmin.agent.discardDraft', deps, async (uri?: unknown) => {
+      const document = composerDocument(composer, uri);
+      await composer.discard(document.uri);
+      return true;
+    }),
+  ];
+}
+
+function header(request: AgentRequest): string {
+  const how = vscode.l10n.t('Send: Ctrl+Enter (Cmd+Enter on macOS) or "Send" above. Closing this tab sends nothing; the draft is kept. This line is not sent.');
+  return request.kind === 'create' ? `${vscode.l10n.t('Ask the agent for a change.')} ${how}` : `${vscode.l10n.t('A follow-up instruction to agent job {0}.', request.jobId)} ${how}`;
+}
+
+/** The editor a command was run from (its title bar or context menu pass the file). */
+function editorFor(uri: unknown, composer: PromptComposer): vscode.TextEditor | undefined {
+  const active = vscode.window.activeTextEditor;
+  const editor = uri instanceof vscode.Uri ? vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString()) ?? (active?.document.uri.toString() === uri.toString() ? active : undefined) : active;
+  return editor === undefined || composer.addressOf(editor.document.uri) !== undefined ? undefined : editor;
+}
+
+/** The page's path in its repository and the selected lines, as the prompt starts. */
+function contextOf(editor: vscode.TextEditor | undefined): string {
+  if (editor === undefined || editor.document.uri.scheme === 'untitled') return '';
+  const document = editor.document;
+  const context: PromptContext = {};
+  if (document.uri.scheme === 'file') {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    context.path = repositoryPath(document.uri.fsPath, folders, (dir) => existsSync(join(dir, '.git')));
+  } else {
+    context.path = vscode.workspace.asRelativePath(document.uri, false);
+  }
+  const selection = editor.selection;
+  if (!selection.isEmpty) {
+    // A selection that ends at the start of a line does not take that line.
+    const last = selection.end.character === 0 && selection.end.line > selection.start.line ? selection.end.line - 1 : selection.end.line;
+    const lines: string[] = [];
+    for (let line = selection.start.line; line <= last; line++) lines.push(document.lineAt(line).text);
+    context.selection = { startLine: selection.start.line + 1, lines };
+  }
+  return contextBlock(context, {
+    page: (path) => vscode.l10n.t('Page: {0}', path),
+    lines: (from, to) => (from === to ? vscode.l10n.t('Selected line {0}:', from) : vscode.l10n.t('Selected lines {0}-{1}:', from, to)),
+  });
+}
+
+function composerDocument(composer: PromptComposer, uri: unknown): vscode.TextDocument {
+  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+  const document = target === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
+  if (document === undefined || composer.addressOf(document.uri) === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
+  return document;
+}
+
+function environmentName(id: string): string {
+  return id.startsWith('env:') ? id.slice(4) : vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' });
+}
+
+async function send(deps: Deps, composer: PromptComposer, document: vscode.TextDocument): Promise<SendOutcome> {
+  const address = composer.addressOf(document.uri);
+  if (address === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
+  if (address.environmentId !== deps.session.environment.id) {
+    throw new Error(vscode.l10n.t('This draft is for the environment "{0}": switch to it (Docs Admin: Switch Environment…) to send it. The draft is kept.', environmentName(address.environmentId)));
+  }
+  const service = requireService(deps);
+  const client = deps.session.client;
+  if (client === undefined) throw new Error(vscode.l10n.t('Set the base URL and project id of the "{0}" environment first (Docs Admin: Set Base URL, Docs Admin: Set Project ID).', deps.session.environment.name));
+  const { askAgent, isBlankPrompt, AgentRateLimitError, AgentRequestMayHaveArrivedError } = await import('../../core/agent/ask.js');
+  const prompt = await composer.promptOf(document);
+  if (isBlankPrompt(prompt)) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
+    return { outcome: 'blank' };
+  }
+  if (composer.wasMaybeSent(document.uri)) {
+    const again = vscode.l10n.t('Send Again');
+    const choice = await vscode.window.showWarningMessage(
+      address.request.kind === 'create'
+        ? vscode.l10n.t('The last send of this prompt may have created an agent job already. Check the Agent Jobs view or the dashboard first: send it again anyway?')
+        : vscode.l10n.t('The last send of this follow-up may have reached agent job {0} already. Refresh the job first: send it again anyway?', address.request.jobId),
+      { modal: true },
+      again,
+    );
+    if (choice !== again) return { outcome: 'cancelled' };
+  }
+  const request = address.request;
+  deps.log.info(request.kind === 'create' ? `Asking the agent for a new job (a prompt of ${prompt.length} characters).` : `Sending a follow-up to agent job ${request.jobId} (a prompt of ${prompt.length} characters).`);
+  // The prompt is the person's own text: at trace level only.
+  deps.log.trace(`Prompt: ${prompt}`);
+  let job: AgentJob;
+  try {
+    job = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: request.kind === 'create' ? vscode.l10n.t('Sending the prompt to the agent…') : vscode.l10n.t('Sending the follow-up to agent job {0}…', request.jobId) },
+      // No cancel: once sent, a request cannot be taken back, only left unanswered.
+      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0 }),
+    );
+  } catch (error) {
+    const kept = vscode.l10n.t('Your draft is kept.');
+    if (error instanceof AgentRateLimitError) {
+      deps.log.warn(error.message);
+      void vscode.window.showWarningMessage(`${forMessage(error.message)} ${kept}`);
+      return { outcome: 'rateLimited', message: error.message };
+    }
+    if (error instanceof AgentRequestMayHaveArrivedError) {
+      deps.log.warn(error.message);
+      await composer.markMaybeSent(document.uri);
+      const refresh = vscode.l10n.t('Refresh');
+      void vscode.window.showWarningMessage(`${forMessage(error.message)} ${kept}`, refresh).then((choice) => {
+        if (choice !== refresh) return;
+        if (request.kind === 'message') deps.session.service?.refresh(jobKey({ kind: 'agent', id: request.jobId }));
+        else void vscode.commands.executeCommand('docsAdmin.refresh');
+      });
+      return { outcome: 'mayHaveArrived', message: error.message };
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    deps.log.warn(`The agent did not take the prompt: ${message}`);
+    const showLogs = vscode.l10n.t('Show Logs');
+    void vscode.window.showErrorMessage(`${forMessage(message)} ${kept}`, showLogs).then((choice) => {
+      if (choice === showLogs) deps.channel.show(true);
+    });
+    return { outcome: 'failed', message };
+  }
+  if (request.kind === 'create') {
+    await service.addCreatedAgentJob(job);
+    deps.log.info(`Agent job ${job.id} created.`);
+  } else {
+    await service.reopenAgentJob(job);
+    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus} again.`);
+  }
+  await composer.discard(document.uri);
+  deps.reveal({ key: jobKey({ kind: 'agent', id: job.id }), kind: 'agent' });
+  if (request.kind === 'create') await deps.setup.markAgentAsked();
+  vscode.window.setStatusBarMessage(request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', forMessage(job.id)) : vscode.l10n.t('Agent job {0} took the follow-up.', forMessage(job.id)), 5000);
+  return { outcome: request.kind === 'create' ? 'created' : 'sent', jobId: job.id };
+}

@@ -1,0 +1,195 @@
+/**
+ * The prompt composer: a Markdown file per draft (see core/agent/drafts.ts) under the
+ * extension's global storage, opened in an editor. Its first line is a comment that says how to
+ * send it (never sent); a "Send" CodeLens sits on top, the editor's title bar has a send button,
+ * and Ctrl/Cmd+Enter sends (the `docsAdmin.composerActive` context key scopes the keybinding).
+ * Every change is saved to the file (debounced), so a draft outlives a failed send, a reload and
+ * a restart; only a job created from it (or Discard Draft) removes it. Closing the tab sends
+ * nothing.
+ */
+import * as vscode from 'vscode';
+import { isBlankPrompt, type AgentRequest } from '../core/agent/ask';
+import { draftFolder, parseDraftPath, type DraftAddress } from '../core/agent/drafts';
+import { composerHeader, newDraft, promptFromDraft } from '../core/agent/prompt';
+import type { Logger } from '../core/log';
+
+/** The text each draft was given when opened, by path: a draft still equal to it was never edited. */
+const GENERATED = 'docsAdmin.agentDrafts.generated';
+/** Drafts whose last send may have created a job (or reached it), by path, with when. */
+const UNCERTAIN = 'docsAdmin.agentDrafts.uncertain';
+const CONTEXT_KEY = 'docsAdmin.composerActive';
+const SAVE_DELAY_MS = 300;
+
+export class PromptComposer implements vscode.Disposable {
+  private readonly root: vscode.Uri;
+  private readonly saves = new Map<string, NodeJS.Timeout>();
+  private readonly lensEmitter = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    storage: vscode.Uri,
+    private readonly state: vscode.Memento,
+    private readonly log: Logger,
+  ) {
+    this.root = vscode.Uri.joinPath(storage, 'agent-prompts');
+    this.subscriptions = [
+      vscode.window.onDidChangeActiveTextEditor((editor) => this.updateContext(editor)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length > 0 && this.addressOf(e.document.uri) !== undefined) this.scheduleSave(e.document);
+      }),
+      vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, { provideCodeLenses: (doc) => this.lenses(doc), onDidChangeCodeLenses: this.lensEmitter.event }),
+      this.lensEmitter,
+    ];
+    this.updateContext(vscode.window.activeTextEditor);
+  }
+
+  /** What a document is a draft for; undefined when it is not a composer. */
+  addressOf(uri: vscode.Uri): DraftAddress | undefined {
+    if (uri.scheme !== this.root.scheme) return undefined;
+    const root = this.root.path.endsWith('/') ? this.root.path : `${this.root.path}/`;
+    if (!uri.path.startsWith(root)) return undefined;
+    return parseDraftPath(uri.path.slice(root.length).split('/'));
+  }
+
+  /** The file of a draft. */
+  uriOf(address: DraftAddress): vscode.Uri {
+    return vscode.Uri.joinPath(this.root, ...draftFolder(address), fileName(address.request));
+  }
+
+  /**
+   * Opens the draft for `address`: the one kept from before when the person wrote in it, else a
+   * new one with `header` and `context`.
+   */
+  async open(address: DraftAddress, header: string, context: string): Promise<{ editor: vscode.TextEditor; continued: boolean }> {
+    const uri = this.uriOf(address);
+    const fresh = newDraft(composerHeader(header), context);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const existing = open?.getText() ?? (await this.read(uri));
+    const generated = this.state.get<Record<string, string>>(GENERATED, {})[uri.path];
+    const continued = existing !== undefined && existing !== generated && !isBlankPrompt(promptFromDraft(existing));
+    if (!continued) {
+      if (open !== undefined) {
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(uri, new vscode.Range(0, 0, open.lineCount, 0), fresh);
+        await vscode.workspace.applyEdit(edit);
+        await open.save();
+      } else {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
+        await vscode.workspace.fs.writeFile(uri, Buffer.from(fresh, 'utf8'));
+      }
+      await this.state.update(GENERATED, { ...this.state.get<Record<string, string>>(GENERATED, {}), [uri.path]: fresh });
+    }
+    const document = open ?? (await vscode.workspace.openTextDocument(uri));
+    const beside = vscode.window.activeTextEditor !== undefined && this.addressOf(vscode.window.activeTextEditor.document.uri) === undefined;
+    // The cursor where the request goes, as the editor opens (not a moment later: typing would land before it).
+    const end = document.lineAt(document.lineCount - 1).range.end;
+    const editor = await vscode.window.showTextDocument(document, { preview: false, viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, selection: new vscode.Range(end, end) });
+    this.updateContext(editor);
+    this.lensEmitter.fire();
+    return { editor, continued };
+  }
+
+  /** The prompt a composer document holds (without its header), saved to its file first. */
+  async promptOf(document: vscode.TextDocument): Promise<string> {
+    await this.flush(document);
+    return promptFromDraft(document.getText());
+  }
+
+  /** Removes a draft: its tabs close (nothing to save), its file and marks go. */
+  async discard(uri: vscode.Uri): Promise<void> {
+    clearTimeout(this.saves.get(uri.toString()));
+    this.saves.delete(uri.toString());
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (document?.isDirty === true) await document.save();
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+    try {
+      await vscode.workspace.fs.delete(uri);
+    } catch (error) {
+      this.log.warn(`Could not delete the sent draft ${uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await this.forgetMark(GENERATED, uri);
+    await this.forgetMark(UNCERTAIN, uri);
+  }
+
+  /** Whether the last send of this draft may have created a job (or reached one). */
+  wasMaybeSent(uri: vscode.Uri): boolean {
+    return this.state.get<Record<string, number>>(UNCERTAIN, {})[uri.path] !== undefined;
+  }
+
+  async markMaybeSent(uri: vscode.Uri): Promise<void> {
+    await this.state.update(UNCERTAIN, { ...this.state.get<Record<string, number>>(UNCERTAIN, {}), [uri.path]: Date.now() });
+  }
+
+  /** The composer documents open in this window (the tests' and the UI check's way in). */
+  documents(): vscode.TextDocument[] {
+    return vscode.workspace.textDocuments.filter((d) => this.addressOf(d.uri) !== undefined);
+  }
+
+  private async forgetMark(key: string, uri: vscode.Uri): Promise<void> {
+    const marks = { ...this.state.get<Record<string, unknown>>(key, {}) };
+    if (!(uri.path in marks)) return;
+    delete marks[uri.path];
+    await this.state.update(key, marks);
+  }
+
+  private async read(uri: vscode.Uri): Promise<string | undefined> {
+    try {
+      return Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  private scheduleSave(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.saves.get(key));
+    this.saves.set(
+      key,
+      setTimeout(() => {
+        this.saves.delete(key);
+        void this.flush(document);
+      }, SAVE_DELAY_MS),
+    );
+  }
+
+  private async flush(document: vscode.TextDocument): Promise<void> {
+    clearTimeout(this.saves.get(document.uri.toString()));
+    this.saves.delete(document.uri.toString());
+    if (!document.isDirty || document.isClosed) return;
+    try {
+      await document.save();
+    } catch (error) {
+      this.log.warn(`Could not save the prompt draft ${document.uri.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private updateContext(editor: vscode.TextEditor | undefined): void {
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, editor !== undefined && this.addressOf(editor.document.uri) !== undefined);
+  }
+
+  private lenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const address = this.addressOf(document.uri);
+    if (address === undefined) return [];
+    const top = new vscode.Range(0, 0, 0, 0);
+    return [
+      new vscode.CodeLens(top, {
+        title: address.request.kind === 'create' ? `$(send) ${vscode.l10n.t('Send to agent')}` : `$(send) ${vscode.l10n.t('Send follow-up to job {0}', address.request.jobId)}`,
+        command: 'docsAdmin.agent.send',
+        arguments: [document.uri],
+      }),
+      new vscode.CodeLens(top, { title: `$(trash) ${vscode.l10n.t('Discard draft')}`, command: 'docsAdmin.agent.discardDraft', arguments: [document.uri] }),
+    ];
+  }
+
+  dispose(): void {
+    for (const timer of this.saves.values()) clearTimeout(timer);
+    this.saves.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}
+
+/** The draft's file name: what its tab shows. */
+function fileName(request: AgentRequest): string {
+  return request.kind === 'create' ? 'Ask Agent.md' : `Follow-up ${request.jobId.replace(/[^\w.-]/g, '_').slice(0, 24)}.md`;
+}
