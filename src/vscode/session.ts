@@ -5,7 +5,7 @@ import type { AdminApiClient } from '../core/api/client';
 import type { BundleLinks } from '../core/bundle/links/linkCache';
 import type { BundleShelf } from '../core/bundle/shelf/shelf';
 import { systemClock } from '../core/jobs/clock';
-import { jobKey, type JobKey } from '../core/jobs/trackedJob';
+import { isTerminal, jobKey, type JobKey } from '../core/jobs/trackedJob';
 import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
@@ -36,6 +36,8 @@ export class Session implements vscode.Disposable {
   readonly onDidChangeState = this.onStateEmitter.event;
   readonly onDidTransition = this.onTransitionEmitter.event;
   private building: Promise<void> = Promise.resolve();
+  /** Whether a Docs Admin view is visible (the views say so). */
+  private viewVisible = false;
   private linkTick: NodeJS.Timeout | undefined;
   /** The network problems last shown, so a rebuild does not show them again. */
   private shownNetworkProblems = '';
@@ -94,6 +96,26 @@ export class Session implements vscode.Disposable {
   /** Downloaded archives and extracted folders, per export job id (persisted). */
   get shelf(): BundleShelf | undefined {
     return this.current?.shelf;
+  }
+
+  /**
+   * A Docs Admin view was shown or hidden. The jobs are asked about only once something shows
+   * them: a visible view, or the status bar when it has a job to show (see `updateDemand`).
+   */
+  setViewVisible(visible: boolean): void {
+    this.viewVisible = visible;
+    this.updateDemand();
+  }
+
+  /**
+   * Demand for the jobs' data: a visible view, or a tracked job that is not terminal (the status
+   * bar shows each such job's status and progress, so it needs them current). Until then, no
+   * API request: a window that starts with a key and only ended jobs asks nothing.
+   */
+  private updateDemand(): void {
+    const service = this.current?.service;
+    if (service === undefined || service.isDemanded) return;
+    if (this.viewVisible || service.list().some((job) => !isTerminal(job))) service.setDemand(true);
   }
 
   /** Rebuilds for the active environment; calls are serialised. */
@@ -162,6 +184,7 @@ export class Session implements vscode.Disposable {
       log: this.log,
       floorMs: config.minIntervalMs,
       ceilingMs: config.maxIntervalMs,
+      demanded: this.viewVisible,
     });
     const links = new BundleLinks((jobId, options) => client.generateBundle(jobId, options));
     const shelf = new BundleShelf(this.context.globalState, `docsAdmin.bundles.${env.id}`, this.log);
@@ -171,7 +194,10 @@ export class Session implements vscode.Disposable {
         this.onJobsEmitter.fire([jobKey({ kind: 'export', id: jobId })]);
         this.scheduleLinkTick();
       }),
-      service.onDidChangeJobs((keys) => this.onJobsEmitter.fire(keys)),
+      service.onDidChangeJobs((keys) => {
+        this.updateDemand();
+        this.onJobsEmitter.fire(keys);
+      }),
       service.onDidChangeState((state) => {
         this.problem = 'message' in state ? state.message : undefined;
         this.setState(state.kind);
@@ -195,6 +221,7 @@ export class Session implements vscode.Disposable {
     service.keyChanged(key !== undefined);
     // The service's own state has no message for a key held back: keep ours.
     this.problem ??= held;
+    this.updateDemand();
     this.setState(key === undefined ? 'noKey' : 'ok');
     this.onJobsEmitter.fire(undefined);
   }

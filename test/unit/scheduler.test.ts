@@ -222,22 +222,41 @@ describe('PollScheduler', () => {
     assert.equal(h.polls.get('a')?.length, count + 1);
   });
 
-  it('polls an active agent job at least every 9 s while focused, after a first minute of quiet', async () => {
+  it('polls a young agent job at the warm-up pace, then at least every agent ceiling while focused', async () => {
     // The job was created 20 s before it was tracked.
     let trackedAt = 0;
-    const h = harness((_t, now) => ({ kind: 'ok', terminal: false, changed: false, ageMs: 20 * SECOND + (now - trackedAt) }));
+    const h = harness((_t, now) => ({ kind: 'ok', terminal: false, changed: false, ageMs: 20 * SECOND + (now - trackedAt) }), {
+      agentWarmUpMs: MINUTE,
+      agentWarmUpIntervalMs: 9 * SECOND,
+      agentCeilingMs: 10 * SECOND,
+    });
     trackedAt = h.clock.now();
     h.scheduler.track({ key: 'a', kind: 'agent' });
     await h.clock.advance(5 * MINUTE);
     const times = h.polls.get('a') ?? [];
-    assert.equal((times[1] ?? 0) - trackedAt, 40 * SECOND, 'the second poll waits for the job to be a minute old');
-    const later = gaps(times.slice(1));
-    assert.ok(later.length > 20 && later.every((g) => g <= 9 * SECOND), later.join(','));
+    const young = times.filter((t) => t - trackedAt < 40 * SECOND);
+    // A 10-60 s job is seen within the warm-up interval: no quiet first minute.
+    assert.deepEqual(gaps(young), young.slice(1).map(() => 9 * SECOND), 'every 9 s while the job is under a minute old');
+    const later = gaps(times.filter((t) => t - trackedAt >= 40 * SECOND));
+    assert.ok(later.length > 20 && later.every((g) => g <= 10 * SECOND), later.join(','));
     // Unfocused, the once-a-minute rule wins.
     h.focused.value = false;
     const before = times.length;
     await h.clock.advance(5 * MINUTE);
     assert.ok((h.polls.get('a')?.length ?? 0) - before <= 6);
+  });
+
+  it('polls a running export that stalls at least every running ceiling; a queued one backs off to the ceiling', async () => {
+    // 'run' moves to 40 % on its second reading, then stands still; 'queued' never moves.
+    const h = harness((target, _now, count) =>
+      target.key === 'run' ? { kind: 'ok', terminal: false, changed: count === 2, progress: count >= 2 ? 40 : 0 } : { kind: 'ok', terminal: false, changed: false },
+    { runningCeilingMs: 15 * SECOND });
+    h.scheduler.track({ key: 'run', kind: 'export' });
+    h.scheduler.track({ key: 'queued', kind: 'export' });
+    await h.clock.advance(10 * MINUTE);
+    const stalled = gaps(h.polls.get('run') ?? []);
+    assert.ok(stalled.length > 30 && stalled.every((g) => g <= 15 * SECOND), stalled.join(','));
+    assert.equal(Math.max(...gaps(h.polls.get('queued') ?? [])), MINUTE, 'a queued export backs off to the general ceiling');
   });
 
   it('backs off faster after errors, and a throwing poll does not stop the scheduler', async () => {

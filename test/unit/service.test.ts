@@ -23,7 +23,7 @@ describe('JobsService against the simulator', () => {
   const disposables: { dispose(): void }[] = [];
   const clients: AdminApiClient[] = [];
 
-  function service(): JobsService {
+  function service(demanded?: boolean): JobsService {
     const log = recordingLogger('service');
     const client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => key, log, baseDelayMs: 1, maxDelayMs: 5 });
     clients.push(client);
@@ -35,6 +35,7 @@ describe('JobsService against the simulator', () => {
       log,
       floorMs: 20,
       ceilingMs: 50,
+      ...(demanded === undefined ? {} : { demanded }),
     });
     disposables.push(s);
     return s;
@@ -66,6 +67,24 @@ describe('JobsService against the simulator', () => {
     const count = sim.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(sim.requests.length, count, 'a terminal job is never polled again');
+  });
+
+  it('asks nothing, with a key and tracked jobs, until the jobs are demanded; then reads them at once', async () => {
+    sim.addAgentJob({ id: 'long', durationMs: 100_000_000 });
+    const first = service();
+    await first.trackAgentJob('long');
+    await waitFor('the first reading', () => first.get('agent:long')?.snapshot !== undefined);
+    first.dispose();
+    // A new window over the same storage (the editor starting again), nothing showing the jobs yet.
+    const s = service(false);
+    const before = sim.requests.length;
+    s.keyChanged(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(sim.requests.length, before, 'no request before anything shows the jobs');
+    assert.equal(s.currentState.kind, 'ok');
+    s.setDemand(true);
+    await waitFor('a reading once demanded', () => sim.requests.length > before);
+    assert.ok(sim.requests.slice(before).every((r) => r.route === 'agent.get'));
   });
 
   it('shows an export someone else polls without polling it again, and takes over when released', async () => {

@@ -11,6 +11,17 @@ import {
   type PollHistory,
 } from './interval';
 
+/**
+ * Agent jobs report no progress, so their end cannot be predicted. While focused they are read
+ * every 10 s, from their first seconds (a 10-60 s agent run is seen about 5 s after its end, as
+ * the 10 s poller sees it, at the same cost; the quiet first minute of old saw it 24 s late) ...
+ */
+const AGENT_CEILING_MS = 10_000;
+const AGENT_WARM_UP_MS = 60_000;
+const AGENT_WARM_UP_INTERVAL_MS = 10_000;
+/** An export that runs and stands still: read at least every 20 s (see `runningCeilingMs`). */
+const RUNNING_CEILING_MS = 20_000;
+
 export interface PollTarget {
   /** Unique among the scheduler's jobs. */
   readonly key: string;
@@ -36,8 +47,17 @@ export interface SchedulerOptions {
    * focused they are polled at least this often (the longest wait a person notices), ...
    */
   agentCeilingMs?: number;
-  /** ... but not during their first this-many ms, when an agent run rarely ends. */
+  /** ... and during their first this-many ms ... */
   agentWarmUpMs?: number;
+  /** ... at this pace (no back-off from the floor: a young job is read steadily). */
+  agentWarmUpIntervalMs?: number;
+  /**
+   * An export whose progress has moved (it runs, it is not queued) and then stands still (a
+   * stall, or the wait between bursts) is polled at least this often, so that an end that comes
+   * out of a stall is not seen up to the general ceiling late. A queued export backs off to the
+   * general ceiling.
+   */
+  runningCeilingMs?: number;
   maxConcurrent?: number;
   log?: Logger;
   /** Told when polling pauses because the key was rejected. */
@@ -251,12 +271,18 @@ export class PollScheduler {
   private schedule(entry: Entry, input: IntervalInput, now: number, ageMs?: number): void {
     // Errors back off to the general ceiling, whatever the job: a failing server is not pressed.
     const agent = entry.target.kind === 'agent' && input.kind !== 'error';
-    const ceilingMs = agent ? Math.max(this.settings.floorMs, Math.min(this.settings.ceilingMs, this.options.agentCeilingMs ?? 9_000)) : this.settings.ceilingMs;
-    let delay = nextDelayMs(entry.history, input, { floorMs: this.settings.floorMs, ceilingMs });
-    const warmUp = this.options.agentWarmUpMs ?? 60_000;
-    // A young agent job: wait for the end of its warm-up, then poll at the agent pace.
-    // (Never longer than the general ceiling: a person who set a short one wants to see rows move.)
-    if (agent && ageMs !== undefined && ageMs >= 0 && ageMs < warmUp) delay = Math.max(delay, Math.min(warmUp - ageMs, this.settings.ceilingMs));
+    const { floorMs } = this.settings;
+    const bounded = (ms: number) => Math.max(floorMs, Math.min(this.settings.ceilingMs, ms));
+    const ceilingMs = agent ? bounded(this.options.agentCeilingMs ?? AGENT_CEILING_MS) : this.settings.ceilingMs;
+    let delay = nextDelayMs(entry.history, input, { floorMs, ceilingMs });
+    // An export that has moved (it runs) and now stands still: its back-off stops at the running
+    // ceiling, so the end of a stall, or a last jump, is not seen up to the general ceiling late.
+    // (Aiming at a predicted finish still waits longer: a reading that moved says when.)
+    if (input.kind === 'unchanged' && entry.history.samples.some((sample) => sample.progress > 0)) delay = Math.min(delay, bounded(this.options.runningCeilingMs ?? RUNNING_CEILING_MS));
+    const warmUp = this.options.agentWarmUpMs ?? AGENT_WARM_UP_MS;
+    // A young agent job: polled at the warm-up pace (a change, the first reading among them, says
+    // nothing of when an agent run ends, so it does not tighten the pace).
+    if (agent && ageMs !== undefined && ageMs >= 0 && ageMs < warmUp) delay = bounded(this.options.agentWarmUpIntervalMs ?? AGENT_WARM_UP_INTERVAL_MS);
     entry.history = { ...entry.history, lastDelayMs: Math.min(delay, ceilingMs) };
     entry.dueAt = now + (this.options.isFocused() ? delay : Math.max(delay, this.settings.unfocusedMs));
   }

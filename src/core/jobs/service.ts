@@ -36,6 +36,12 @@ export interface JobsServiceOptions {
   floorMs?: number;
   ceilingMs?: number;
   maxConcurrent?: number;
+  /**
+   * Whether anything shows the jobs yet (a view, the status bar). When false, no request is made
+   * until `setDemand(true)`: an editor that starts with a key and tracked jobs asks the server
+   * nothing until a person can see the answer. The CLI and tests: true (the default).
+   */
+  demanded?: boolean;
 }
 
 type Listener<T> = (value: T) => void;
@@ -64,6 +70,9 @@ export class JobsService {
   private readonly followed = new Map<JobKey, string | undefined>();
   /** Exports another part polls and reports on (the publish pipeline): no notification of their end. */
   private readonly observed = new Set<JobKey>();
+  /** False until a view or the status bar needs the jobs: no request before (see `setDemand`). */
+  private demanded: boolean;
+  private hasKey = true;
 
   constructor(private readonly options: JobsServiceOptions) {
     this.scheduler = new PollScheduler({
@@ -93,6 +102,8 @@ export class JobsService {
       this.emitChange(keys);
       this.noticeEnds(keys);
     });
+    this.demanded = options.demanded ?? true;
+    if (!this.demanded) this.scheduler.pause();
     for (const job of options.registry.list()) {
       if (isTerminal(job)) continue;
       this.followed.set(jobKey(job), job.snapshot?.status);
@@ -225,8 +236,9 @@ export class JobsService {
     await this.options.registry.remove(key);
   }
 
-  /** Polls now: one job, or every job that is not terminal (and those never read yet). */
+  /** Polls now: one job, or every job that is not terminal (and those never read yet). A person asked: the jobs are demanded. */
   refresh(key?: JobKey): void {
+    this.demanded = true;
     const jobs = key === undefined ? this.list() : [this.options.registry.get(key)].filter((j): j is TrackedJob => j !== undefined);
     for (const job of jobs) {
       const k = jobKey(job);
@@ -246,12 +258,32 @@ export class JobsService {
 
   /** The key changed (set, cleared, or changed in another window). */
   keyChanged(hasKey: boolean): void {
+    this.hasKey = hasKey;
     if (!hasKey) {
       this.scheduler.pause();
       this.setState({ kind: 'noKey' });
       return;
     }
     this.setState({ kind: 'ok' });
+    // Nothing shows the jobs yet: the first reading waits for the first look (`setDemand`).
+    if (!this.demanded) return;
+    this.scheduler.resume();
+    this.refresh();
+  }
+
+  /** Whether the jobs are demanded (see `JobsServiceOptions.demanded`). */
+  get isDemanded(): boolean {
+    return this.demanded;
+  }
+
+  /**
+   * Something shows the jobs now (a view opened, the status bar has a job to show): polling
+   * starts, every job not terminal read at once. Once demanded, always (until disposed).
+   */
+  setDemand(needed: boolean): void {
+    if (!needed || this.demanded) return;
+    this.demanded = true;
+    if (!this.hasKey) return;
     this.scheduler.resume();
     this.refresh();
   }

@@ -31,7 +31,19 @@ export class JobViews implements vscode.Disposable {
     this.exportTree = new JobsTreeProvider(session, 'export', (key) => this.linkExpiry(key));
     this.agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: this.agentTree, showCollapseAll: false });
     this.exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: this.exportTree, showCollapseAll: false });
-    this.subscriptions = [this.agentTree, this.exportTree, this.agentView, this.exportView, session.onDidChangeState(() => this.showState()), git.onDidChange(() => this.agentTree.refresh())];
+    // The jobs are asked about once a view shows them (or the status bar has one to show).
+    const visibility = () => session.setViewVisible(this.agentView.visible || this.exportView.visible);
+    this.subscriptions = [
+      this.agentTree,
+      this.exportTree,
+      this.agentView,
+      this.exportView,
+      session.onDidChangeState(() => this.showState()),
+      this.agentView.onDidChangeVisibility(visibility),
+      this.exportView.onDidChangeVisibility(visibility),
+      git.onDidChange(() => this.agentTree.refresh()),
+    ];
+    visibility();
   }
 
   /** "link expires in 59m" on an export's row, while this window holds a link for it. */

@@ -1,0 +1,76 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { DocsAdminInternals } from '../../src/extension';
+import { jobKey } from '../../src/core/jobs/trackedJob';
+import { Simulator } from '../simulator';
+import { configure, internals, waitFor } from './support';
+
+/**
+ * With a key stored and jobs tracked, the session's rebuild (what activation runs) asks the API
+ * nothing until a view shows the jobs, or the status bar has a job to show (a job not terminal:
+ * the status bar shows its status and progress). A rebuild is what a new window runs.
+ */
+describe('no request before a view or the status bar needs the jobs (against the simulator)', function () {
+  this.timeout(60_000);
+  let sim: Simulator;
+  let api: DocsAdminInternals;
+
+  const hideViews = async () => {
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await waitFor('the views to be hidden', () => !api.agentView.visible && !api.exportView.visible);
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 600));
+
+  before(async () => {
+    // 1 real ms is 1 simulated second.
+    sim = await Simulator.start({ timeScale: 1_000 });
+    api = await internals();
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    for (const id of ['ended-1', 'ended-2']) {
+      sim.addAgentJob({ id, durationMs: 1_000 });
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+    }
+    await waitFor('the tracked jobs to end', () => (api.session.service?.list() ?? []).every((j) => j.snapshot?.status === 'completed'), 15_000);
+  });
+
+  after(async () => {
+    for (const job of api.session.service?.list() ?? []) await api.session.service?.untrack(jobKey(job));
+    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
+    await sim.stop();
+  });
+
+  it('with only ended jobs tracked: no request until a view is shown, and the rows come from storage', async () => {
+    await hideViews();
+    const before = sim.requests.length;
+    await api.session.rebuild();
+    await settle();
+    assert.equal(api.session.state, 'ok');
+    assert.deepEqual(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`), [], 'requests before a view was shown');
+    assert.equal(api.statusBar.text, undefined, 'the status bar shows nothing (nothing runs)');
+    assert.equal(api.session.service?.isDemanded, false);
+    await vscode.commands.executeCommand('workbench.view.extension.docsAdmin');
+    await waitFor('a visible view', () => api.agentView.visible || api.exportView.visible);
+    await waitFor('the jobs to be demanded', () => api.session.service?.isDemanded === true);
+    assert.equal(api.agentTree.getChildren().length, 2, 'the rows, from what was stored');
+    await settle();
+    assert.deepEqual(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`), [], 'an ended job is never asked about again');
+  });
+
+  it('with a running job tracked: the status bar needs it, so it alone is read, and the ended ones are not', async () => {
+    sim.addAgentJob({ id: 'running', durationMs: 100_000_000 });
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'running');
+    await waitFor('its first reading', () => api.session.service?.get('agent:running')?.snapshot?.status === 'active');
+    await hideViews();
+    const before = sim.requests.length;
+    await api.session.rebuild();
+    await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
+    await waitFor('a reading of the running job', () => sim.requests.length > before);
+    await settle();
+    const asked = new Set(sim.requests.slice(before).map((r) => r.path.split('/').pop()));
+    assert.deepEqual([...asked], ['running'], 'only the job the status bar shows is asked about');
+  });
+});
