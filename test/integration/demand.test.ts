@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 import { jobKey } from '../../src/core/jobs/trackedJob';
 import { Simulator } from '../simulator';
@@ -26,9 +27,9 @@ describe('no request before a view or the status bar needs the jobs (against the
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', sim.key), true);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     for (const id of ['ended-1', 'ended-2']) {
       sim.addAgentJob({ id, durationMs: 1_000 });
       await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
@@ -38,7 +39,7 @@ describe('no request before a view or the status bar needs the jobs (against the
 
   after(async () => {
     for (const job of api.session.service?.list() ?? []) await api.session.service?.untrack(jobKey(job));
-    await vscode.commands.executeCommand('docsAdmin.key.clear', true);
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
   });
