@@ -30,6 +30,8 @@ describe('no request before a view or the status bar needs the jobs (against the
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
+    // Jobs other suites left tracked would be rows too: start from none.
+    for (const job of api.session.service?.list() ?? []) await api.session.service?.untrack(jobKey(job));
     for (const id of ['ended-1', 'ended-2']) {
       sim.addAgentJob({ id, durationMs: 1_000 });
       await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
