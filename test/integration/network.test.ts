@@ -8,7 +8,7 @@ import type { DownloadResult } from '../../src/core/bundle/download/download';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
-import { TestProxy } from '../support/proxy';
+import { nonLoopbackAddress, TestProxy } from '../support/proxy';
 import { configure, internals, waitFor } from './support';
 import { fromCode } from '../../src/vscode/fromCode';
 
@@ -29,6 +29,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
   let sim: Simulator;
   /** On 127.0.0.2: loopback for us, but not one of the names VS Code's proxy support exempts. */
   let far: Simulator;
+  /** On this machine's outside address, over TLS (test CA): not loopback, so a proxy applies to it. */
   let farTls: Simulator;
   let dir: string;
 
@@ -63,7 +64,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     proxy = await TestProxy.start();
     sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }] });
     far = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], host: '127.0.0.2' });
-    farTls = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], host: '127.0.0.2', tls: { key: pki.key, cert: pki.cert } });
+    farTls = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], host: nonLoopbackAddress(), tls: { key: pki.key, cert: pki.cert } });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-network-it-'));
     api = await internals();
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
@@ -88,52 +89,54 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     assert.match(network(), /the system's certificates trusted; certificates checked$/);
   });
 
-  it('http.proxy: the API requests and the bundle download go through the proxy, the key with the API requests only', async () => {
+  it('http.proxy: the API requests and the bundle download to a remote host go through the proxy (tunnelled, once, never twice)', async () => {
+    await configure({ 'network.extraCaCertificates': [pki.caFile] });
     await configureHttp({ proxy: proxy.url });
-    await useSimulator(sim, new RegExp(`^requests go through ${proxy.url} \\(from http\\.proxy\\)`));
+    await useSimulator(farTls, new RegExp(`^requests go through ${proxy.url} \\(from http\\.proxy\\).*1 extra CA certificate`));
     proxy.clear();
-    const jobId = await completedRow(sim);
+    const jobId = await completedRow(farTls);
     const result = await downloadRow(jobId, 'through-proxy.tar.gz');
-    assert.ok(result !== undefined && readFileSync(result.path).equals(sim.defaultBundle()));
-    const api = proxy.log.filter((e) => e.target.startsWith(`${sim.baseUrl}/`));
-    const storage = proxy.log.filter((e) => e.target.startsWith(`${sim.storageBaseUrl}/`));
-    assert.ok(api.some((e) => e.target.endsWith(`/v1/static-export/jobs/${jobId}`)), JSON.stringify(proxy.log));
-    assert.ok(api.some((e) => e.method === 'POST' && e.target.endsWith(`/v1/static-export/jobs/${jobId}/bundle`)));
-    assert.ok(api.every((e) => e.authorization === `Bearer ${KEY}`), 'the key went to the API origin');
-    assert.equal(storage.length, 1, JSON.stringify(proxy.log));
-    assert.equal(storage[0]?.authorization, undefined, 'no key to the storage');
-    assert.equal(proxy.log.length, api.length + storage.length, 'nothing else went through the proxy');
+    assert.ok(result !== undefined && readFileSync(result.path).equals(farTls.defaultBundle()));
+    const seen = (url: string) => proxy.log.filter((e) => e.target === new URL(url).host);
+    assert.ok(seen(farTls.baseUrl).length >= 1 && seen(farTls.baseUrl).every((e) => e.method === 'CONNECT' && e.status === 200), JSON.stringify(proxy.log));
+    // VS Code's proxy support takes the download over (a remote host): still one tunnel, not a tunnel through a tunnel.
+    assert.deepEqual(seen(farTls.storageBaseUrl).map((e) => `${e.method} ${e.status}`), ['CONNECT 200'], JSON.stringify(proxy.log));
+    assert.ok(!proxy.log.some((e) => e.target.includes(new URL(proxy.url).host)), 'the proxy was never asked to reach itself');
+    assert.ok(proxy.log.every((e) => e.authorization === undefined), 'nothing in clear');
+    assert.equal(proxy.log.length, seen(farTls.baseUrl).length + seen(farTls.storageBaseUrl).length, 'nothing else went through the proxy');
+    assert.equal(farTls.requests.filter((r) => r.origin === 'storage').length, 1);
     // Setting the key checks it with the server: through the proxy too.
     proxy.clear();
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: KEY })), true);
-    assert.ok(proxy.log.some((e) => e.target === `${sim.baseUrl}/v2/agent/${sim.projectId}/job/docs-admin-key-check`), JSON.stringify(proxy.log));
+    assert.deepEqual(proxy.log.map((e) => `${e.method} ${e.target}`), [`CONNECT ${new URL(farTls.baseUrl).host}`]);
   });
 
-  it('a storage host VS Code\'s proxy support takes over (not "localhost" or 127.0.0.1) still goes through the proxy once, not twice', async () => {
-    await useSimulator(far, new RegExp(`^requests go through ${proxy.url}`));
-    proxy.clear();
-    const jobId = await completedRow(far);
-    assert.ok((await downloadRow(jobId, 'far.tar.gz')) !== undefined);
-    const storage = proxy.log.filter((e) => e.target.includes(new URL(far.storageBaseUrl).host));
-    assert.deepEqual(
-      storage.map((e) => `${e.method} ${new URL(e.target).origin} ${e.status} ${e.authorization ?? 'no-auth'}`),
-      [`GET ${far.storageBaseUrl} 200 no-auth`],
-    );
-    assert.ok(!proxy.log.some((e) => e.target.includes(new URL(proxy.url).host)), 'the proxy was never asked to reach itself');
-    assert.equal(far.requests.filter((r) => r.origin === 'storage').length, 1);
+  it('loopback (127.0.0.1, and 127.0.0.2 that VS Code does not exempt) goes direct with http.proxy set and no http.noProxy: the proxy never sees the key', async () => {
+    for (const on of [sim, far]) {
+      await useSimulator(on, new RegExp(`^requests go through ${proxy.url} \\(from http\\.proxy\\)`));
+      proxy.clear();
+      on.clearRequests();
+      const jobId = await completedRow(on);
+      const result = await downloadRow(jobId, `loopback-${on === sim ? 'near' : 'far'}.tar.gz`);
+      assert.ok(result !== undefined && readFileSync(result.path).equals(on.defaultBundle()), on.baseUrl);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: KEY })), true);
+      // (Summed up: a failure here must not print the key or a link's signature.)
+      assert.deepEqual(proxy.log.map((e) => `${e.method}${e.authorization === undefined ? '' : ' with an Authorization header'}`), [], on.baseUrl);
+      assert.ok(on.requests.some((r) => r.origin === 'api' && r.headers.authorization === `Bearer ${KEY}`), 'the key went straight to the API');
+      assert.equal(on.requests.filter((r) => r.origin === 'storage').length, 1, 'the download went straight to the storage');
+    }
   });
 
   it('http.noProxy: the hosts listed bypass the proxy, which then sees nothing', async () => {
-    await configureHttp({ noProxy: ['127.0.0.1', '127.0.0.2'] });
-    await useSimulator(far, /except to the hosts in http\.noProxy/);
+    await configureHttp({ noProxy: [new URL(farTls.baseUrl).hostname] });
+    await useSimulator(farTls, /except to the hosts in http\.noProxy/);
     proxy.clear();
-    const jobId = await completedRow(far);
+    const jobId = await completedRow(farTls);
     assert.ok((await downloadRow(jobId, 'bypass.tar.gz')) !== undefined);
-    await useSimulator(sim, /except to the hosts in http\.noProxy/);
-    await downloadRow(await completedRow(sim), 'bypass-near.tar.gz');
     assert.deepEqual(proxy.log, []);
     await configureHttp({ proxy: undefined, noProxy: undefined });
-    await waitFor('no proxy', () => /^requests go direct/.test(network()));
+    await configure({ 'network.extraCaCertificates': undefined });
+    await waitFor('no proxy, no CA', () => /^requests go direct; the system's certificates trusted; certificates checked$/.test(network()));
   });
 
   it('a TLS server signed by a private CA: not trusted without docsAdmin.network.extraCaCertificates, with a message that names it; trusted with it, download included', async () => {
@@ -141,15 +144,16 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     const jobId = String(farTls.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: farTls.now() - 60_000 }).jobId);
     await api.session.service?.trackExportJob(jobId);
     await waitFor('the unreachable state', () => api.session.state === 'unreachable');
-    assert.match(api.session.stateMessage ?? '', /^The certificate of 127\.0\.0\.2:\d+ is not trusted: it is signed by a certificate authority this computer does not know \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*docsAdmin\.network\.extraCaCertificates.* turn off http\.proxyStrictSSL\.$/);
+    const at = new URL(farTls.baseUrl).host.replace(/[.[\]]/g, '\\$&');
+    assert.match(api.session.stateMessage ?? '', new RegExp(`^The certificate of ${at} is not trusted: it is signed by a certificate authority this computer does not know \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)\\. .*docsAdmin\\.network\\.extraCaCertificates.* turn off http\\.proxyStrictSSL\\.$`));
     // An unreadable file is named in a warning; the readable one still counts.
     await configure({ 'network.extraCaCertificates': [join(dir, 'missing.pem'), pki.caFile] });
     await waitFor('the CA in use', () => /1 extra CA certificate\(s\) trusted/.test(network()));
     api.session.service?.refresh();
     await waitFor('the completed row', () => described(jobId).startsWith('completed'));
     assert.equal(api.session.state, 'ok');
-    // The download goes through Node's https, which VS Code's proxy support takes over for
-    // 127.0.0.2: the CA must survive that.
+    // The download goes through Node's https, which VS Code's proxy support takes over for a
+    // remote host: the CA must survive that.
     const result = await downloadRow(jobId, 'tls.tar.gz');
     assert.ok(result !== undefined && readFileSync(result.path).equals(farTls.defaultBundle()), 'downloaded with the extra CA');
   });

@@ -1,13 +1,15 @@
 /**
  * Certificates made at test time with the `openssl` command (scripts/system-deps.sh installs
- * it): a test CA, a server certificate it signs (for localhost, 127.0.0.1, 127.0.0.2 and ::1),
- * and a self-signed server certificate. Nothing is committed, nothing outlives the process's
+ * it): a test CA, a server certificate it signs (for localhost, 127.0.0.1, 127.0.0.2, ::1 and
+ * this machine's first non-loopback IPv4 address, for the proxy tests), and a self-signed server
+ * certificate. Nothing is committed, nothing outlives the process's
  * temporary folder.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nonLoopbackAddress } from './proxy';
 
 export interface TestCertificates {
   dir: string;
@@ -24,9 +26,14 @@ export interface TestCertificates {
 }
 
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-const NAMES = 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:127.0.0.2,IP:::1';
-
 export function makeTestCertificates(): TestCertificates {
+  let outside = '';
+  try {
+    outside = `,IP:${nonLoopbackAddress()}`;
+  } catch {
+    // Only the proxy tests need it; they say so themselves.
+  }
+  const NAMES = `subjectAltName=DNS:localhost,IP:127.0.0.1,IP:127.0.0.2,IP:::1${outside}`;
   const dir = mkdtempSync(join(tmpdir(), 'docs-admin-pki-'));
   const at = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });

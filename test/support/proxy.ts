@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 export interface ProxyLogEntry {
   method: string;
@@ -36,6 +37,19 @@ export interface TestProxyOptions {
  * back to itself; it keeps the originals in `__vscodeOriginal`.
  */
 const upstreamRequest = ((http as unknown as { __vscodeOriginal?: typeof http }).__vscodeOriginal ?? http).request;
+
+/**
+ * This machine's first IPv4 address that is not loopback, for a server that a request must
+ * reach through a proxy: loopback hosts always go direct (see `Network.routeFor`). Test machines
+ * (CI included) have one; without one, the tests that need it fail saying so.
+ */
+export function nonLoopbackAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) {
+    const found = addresses?.find((a) => a.family === 'IPv4' && !a.internal && !a.address.startsWith('127.'));
+    if (found !== undefined) return found.address;
+  }
+  throw new Error('This machine has no IPv4 address other than loopback: the proxy tests need one (loopback never goes through a proxy).');
+}
 
 const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
-import { TestProxy } from '../support/proxy';
+import { nonLoopbackAddress, TestProxy } from '../support/proxy';
 import { collector } from './support/collector';
 
 const CLI = resolve(__dirname, '../../../dist/cli.js');
@@ -31,7 +31,8 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process) @ne
     assert.ok(existsSync(CLI), `${CLI} is built by "node esbuild.mjs"`);
     pki = makeTestCertificates();
     sim = await Simulator.start({ keys: [{ key: KEY }] });
-    tlsSim = await Simulator.start({ keys: [{ key: KEY }], tls: { key: pki.key, cert: pki.cert } });
+    // On this machine's outside address: a loopback host never goes through a proxy.
+    tlsSim = await Simulator.start({ keys: [{ key: KEY }], tls: { key: pki.key, cert: pki.cert }, host: nonLoopbackAddress() });
     proxy = await TestProxy.start();
     authProxy = await TestProxy.start({ auth: { user: 'ci', password: 'pr0xy-pw' } });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-cli-net-'));
@@ -66,6 +67,7 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process) @ne
 
   const completed = (on: Simulator) => String(on.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: on.now() - 60_000 }).jobId);
   const host = (url: string) => new URL(url).host;
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
   it('--help says which variables and options set the network', async () => {
     const help = await cli(sim, ['--help']);
@@ -87,7 +89,7 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process) @ne
     const r = await cli(tlsSim, ['export', 'status', 'x']);
     assert.equal(r.code, 5);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
-    assert.match(r.stderr, /^docs-admin: The certificate of 127\.0\.0\.1:\d+ is not trusted: it is signed by a certificate authority this computer does not know \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*add that authority's certificate \(a PEM file\) to --ca-file \(or DOCS_ADMIN_CA_FILE\)\.\n$/);
+    assert.match(r.stderr, new RegExp(`^docs-admin: The certificate of ${escaped(host(tlsSim.baseUrl))} is not trusted: it is signed by a certificate authority this computer does not know \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)\\. .*add that authority's certificate \\(a PEM file\\) to --ca-file \\(or DOCS_ADMIN_CA_FILE\\)\\.\n$`));
   });
 
   it('NODE_EXTRA_CA_CERTS works on its own, and still does alongside --ca-file', async () => {
@@ -108,13 +110,25 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process) @ne
     assert.equal(r.stderr, `docs-admin: The CA certificate file ${missing} (in --ca-file) was not used: there is no such file.\n`);
   });
 
-  it('HTTP_PROXY for an http API is forwarded; NO_PROXY bypasses it', async () => {
-    const jobId = completed(sim);
-    assert.equal((await cli(sim, ['export', 'status', jobId], { HTTP_PROXY: proxy.url })).code, 0);
-    assert.deepEqual(proxy.log.map((e) => `${e.method} ${e.target}`), [`GET ${sim.baseUrl}/v1/static-export/jobs/${jobId}`]);
+  it('HTTP_PROXY serves https too when HTTPS_PROXY is unset; NO_PROXY bypasses it', async () => {
+    const jobId = completed(tlsSim);
+    assert.equal((await cli(tlsSim, ['export', 'status', jobId, '--ca-file', pki.caFile], { HTTP_PROXY: proxy.url })).code, 0);
+    assert.deepEqual(proxy.log.map((e) => `${e.method} ${e.target}`), [`CONNECT ${host(tlsSim.baseUrl)}`]);
     proxy.clear();
-    assert.equal((await cli(sim, ['export', 'status', jobId], { HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' })).code, 0);
+    assert.equal((await cli(tlsSim, ['export', 'status', jobId, '--ca-file', pki.caFile], { HTTP_PROXY: proxy.url, NO_PROXY: `localhost,${new URL(tlsSim.baseUrl).hostname}` })).code, 0);
     assert.deepEqual(proxy.log, []);
+  });
+
+  it('a loopback http: API and storage (a kubectl port-forward) go direct whatever HTTP_PROXY and HTTPS_PROXY say: the proxy never sees the key', async () => {
+    const jobId = completed(sim);
+    const proxies = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com' };
+    for (const [name, base] of [['ip', sim.baseUrl], ['name', sim.baseUrl.replace('127.0.0.1', 'localhost')]] as const) {
+      const r = await cli(sim, ['export', 'download', jobId, '--out', `loopback-${name}.tar.gz`], { ...proxies, DOCS_ADMIN_BASE_URL: base });
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(readFileSync(join(dir, `loopback-${name}.tar.gz`)), sim.defaultBundle());
+      // (Summed up: a failure here must not print the key or a link's signature.)
+      assert.deepEqual(proxy.log.map((e) => `${e.method}${e.authorization === undefined ? '' : ' with an Authorization header'}`), [], base);
+    }
   });
 
   it('a proxy that wants credentials: exit 5 with what to do; with them in the URL it works, and --verbose never shows them', async () => {
@@ -125,7 +139,7 @@ describe('the docs-admin CLI behind a proxy and a private CA (child process) @ne
     const ok = await cli(tlsSim, ['export', 'status', jobId, '--ca-file', pki.caFile, '--verbose'], { https_proxy: authProxy.urlWith('ci', 'pr0xy-pw') });
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stderr, new RegExp(`Network: https requests go through ${authProxy.url} \\(from https_proxy\\), http requests direct; with proxy credentials; 1 extra CA certificate\\(s\\) trusted`));
-    const unreachable = await cli(sim, ['export', 'status', jobId], { HTTP_PROXY: 'http://127.0.0.1:9' });
+    const unreachable = await cli(tlsSim, ['export', 'status', jobId, '--ca-file', pki.caFile], { HTTP_PROXY: 'http://127.0.0.1:9' });
     assert.equal(unreachable.code, 5);
     assert.match(unreachable.stderr, /^docs-admin: The proxy http:\/\/127\.0\.0\.1:9 \(from HTTP_PROXY\) could not be reached \(ECONNREFUSED\)\. Check HTTP_PROXY/);
   });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadBundle } from '../../src/core/bundle/download/download';
@@ -7,7 +8,7 @@ import { BundleDownloadError } from '../../src/core/bundle/download/errors';
 import { BundleLinks } from '../../src/core/bundle/links/linkCache';
 import { Network, type NetworkConfig } from '../../src/core/net/network';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
-import { TestProxy } from '../support/proxy';
+import { nonLoopbackAddress, TestProxy } from '../support/proxy';
 import { recordingLogger } from './support/logger';
 import { Simulator } from '../simulator';
 import { AdminApiClient } from '../../src/core/api/client';
@@ -29,8 +30,10 @@ describe('proxies and certificates: the API client and the bundle download over 
 
   before(async () => {
     pki = makeTestCertificates();
-    sim = await Simulator.start({ keys: [{ key: KEY }] });
-    tlsSim = await Simulator.start({ keys: [{ key: KEY }], tls: { key: pki.key, cert: pki.cert } });
+    // On this machine's outside address: a loopback host never goes through a proxy.
+    const outside = nonLoopbackAddress();
+    sim = await Simulator.start({ keys: [{ key: KEY }], host: outside });
+    tlsSim = await Simulator.start({ keys: [{ key: KEY }], tls: { key: pki.key, cert: pki.cert }, host: outside });
     proxy = await TestProxy.start();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-network-'));
   });
@@ -94,40 +97,71 @@ describe('proxies and certificates: the API client and the bundle download over 
   }
 
   const host = (url: string) => new URL(url).host;
+  /** `::1` when this machine can listen on it. */
+  async function loopbackV6(): Promise<string[]> {
+    const server = createServer();
+    return new Promise((resolve) => {
+      server.once('error', () => resolve([]));
+      server.listen(0, '::1', () => server.close(() => resolve(['::1'])));
+    });
+  }
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-  it('API calls and a bundle download go through the proxy; the key goes with the API requests only', async () => {
+  it('API calls to a remote http: host go through the proxy, forwarded (the front ends allow plain http: only to loopback, which goes direct)', async () => {
     const net = network({ proxy: proxy.url });
     const api = client(sim, net);
     const jobId = completedExport(sim);
     assert.equal((await api.getExportJob(jobId)).status, 'completed');
-    const result = await download(api, jobId, net);
-    assert.deepEqual(readFileSync(result.path), sim.defaultBundle());
+    await api.generateBundle(jobId);
     // http targets through an http proxy are forwarded (absolute-form), as curl does.
     const seen = proxy.log.map((e) => `${e.method} ${new URL(e.target).host} ${new URL(e.target).pathname} ${e.authorization === undefined ? 'no-auth' : 'auth'}`);
-    assert.deepEqual(seen, [
-      `GET ${host(sim.baseUrl)} /v1/static-export/jobs/${jobId} auth`,
-      `POST ${host(sim.baseUrl)} /v1/static-export/jobs/${jobId}/bundle auth`,
-      `GET ${host(sim.storageBaseUrl)} /bundles/${jobId}/bundle.tar.gz no-auth`,
-    ]);
-    assert.ok(proxy.log.slice(0, 2).every((e) => e.authorization === `Bearer ${KEY}`), 'the key reached the API origin');
-    assert.equal(sim.requests.length, 3, 'every request reached the simulator through the proxy');
-    assert.equal(sim.requests.filter((r) => r.origin === 'storage' && r.headers.authorization !== undefined).length, 0);
+    assert.deepEqual(seen, [`GET ${host(sim.baseUrl)} /v1/static-export/jobs/${jobId} auth`, `POST ${host(sim.baseUrl)} /v1/static-export/jobs/${jobId}/bundle auth`]);
+    assert.equal(sim.requests.length, 2, 'every request reached the simulator through the proxy');
   });
 
   it('NO_PROXY (or the noProxy setting) bypasses the proxy: the proxy sees nothing', async () => {
     for (const [config, env] of [
-      [{}, { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' }],
-      [{ proxy: proxy.url, noProxy: ['localhost', '127.0.0.1'] }, { NO_PROXY: 'example.com' }],
+      [{}, { HTTPS_PROXY: proxy.url, NO_PROXY: new URL(tlsSim.baseUrl).hostname }],
+      [{ proxy: proxy.url, noProxy: ['localhost', new URL(tlsSim.baseUrl).hostname] }, { NO_PROXY: 'example.com' }],
       [{}, { http_proxy: proxy.url, no_proxy: '*' }],
     ] as const) {
-      const net = network(config, env);
-      const api = client(sim, net);
-      const jobId = completedExport(sim);
+      const net = network({ ...config, extraCa: [pki.caCert] }, env);
+      const api = client(tlsSim, net);
+      const jobId = completedExport(tlsSim);
       await api.getExportJob(jobId);
       await download(api, jobId, net);
       assert.deepEqual(proxy.log, [], JSON.stringify({ config, env }));
-      assert.equal(sim.requests.length, 3);
-      sim.clearRequests();
+      assert.equal(tlsSim.requests.length, 3);
+      tlsSim.clearRequests();
+    }
+  });
+
+  it('a loopback API and storage (127.0.0.1, localhost, ::1) never go through the proxy, whatever is set: the proxy sees no key', async () => {
+    const hosts = ['127.0.0.1', 'localhost', ...(await loopbackV6())];
+    for (const host of hosts) {
+      const local = await Simulator.start({ keys: [{ key: KEY }], host });
+      try {
+        for (const [config, env] of [
+          [{ proxy: proxy.url }, {}],
+          [{}, { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }],
+          [{ proxy: proxy.url, noProxy: ['example.com'] }, { NO_PROXY: 'example.com' }],
+        ] as const) {
+          const net = network(config, env);
+          const api = client(local, net);
+          const jobId = completedExport(local);
+          assert.equal((await api.getExportJob(jobId)).status, 'completed');
+          await download(api, jobId, net, 'loopback.tar.gz');
+          // (Summed up: a failure here must not print the key or a link's signature.)
+          const seen = proxy.log.map((e) => `${e.method}${e.authorization === undefined ? '' : ' with an Authorization header'}`);
+          assert.deepEqual(seen, [], JSON.stringify({ host, config, env }));
+          assert.equal(local.requests.length, 3, 'straight to the simulator');
+          assert.equal(local.requests.filter((r) => r.headers.authorization === `Bearer ${KEY}`).length, 2);
+          local.clearRequests();
+        }
+      } finally {
+        await Promise.all(open.splice(0).map((c) => c.close()));
+        await local.stop();
+      }
     }
   });
 
@@ -161,6 +195,8 @@ describe('proxies and certificates: the API client and the bundle download over 
         const error = await failure(client(on, net, sleeps).getExportJob('x'));
         assert.ok(error instanceof NetworkError && error.reason === 'proxy', error.message);
         assert.equal(error.message, `The proxy ${authProxy.url} (from http.proxy) asks for credentials (407 Proxy Authentication Required). Give them as ${HINTS.proxyCredentials}.`);
+        // A plain http: link to a remote host is refused before any request: only https: here.
+        if (on === sim) continue;
         // The link comes from a client that may use the proxy; the download through it may not.
         const jobId = completedExport(on);
         const direct = client(on, network({ extraCa: [pki.caCert] }));
@@ -171,7 +207,7 @@ describe('proxies and certificates: the API client and the bundle download over 
       assert.deepEqual(sleeps, [], 'a 407 is not retried');
       assert.deepEqual(
         authProxy.log.map((e) => `${e.method} ${e.status}`),
-        ['GET 407', 'GET 407', 'CONNECT 407', 'CONNECT 407'],
+        ['GET 407', 'CONNECT 407', 'CONNECT 407'],
         'forwarded for http, tunnelled for https, one try each',
       );
     });
@@ -188,23 +224,23 @@ describe('proxies and certificates: the API client and the bundle download over 
           const api = client(on, net);
           const jobId = completedExport(on);
           await api.getExportJob(jobId);
-          await download(api, jobId, net);
+          if (on === tlsSim) await download(api, jobId, net);
         }
         messages.push(net.describe());
         assert.match(net.describe(), /^requests go through http:\/\/127\.0\.0\.1:\d+ \(from http\.proxy\); with proxy credentials; 1 extra CA certificate\(s\) trusted; certificates checked$/);
       }
-      assert.ok(authProxy.log.length >= 8 && authProxy.log.every((e) => e.status === 200), JSON.stringify(authProxy.log));
+      assert.ok(authProxy.log.length >= 6 && authProxy.log.every((e) => e.status === 200), JSON.stringify(authProxy.log));
     });
 
     it('the Proxy-Authorization header goes to the proxy only: a host that bypasses it never gets it', async () => {
-      const net = network({ proxy: authProxy.url, proxyAuthorization: 'Basic czNjcmV0', noProxy: '127.0.0.1' });
-      const api = client(sim, net);
-      const jobId = completedExport(sim);
+      const net = network({ proxy: authProxy.url, proxyAuthorization: 'Basic czNjcmV0', noProxy: new URL(tlsSim.baseUrl).hostname, extraCa: [pki.caCert] });
+      const api = client(tlsSim, net);
+      const jobId = completedExport(tlsSim);
       await api.getExportJob(jobId);
       await download(api, jobId, net);
       assert.deepEqual(authProxy.log, []);
-      assert.equal(sim.requests.length, 3);
-      assert.ok(sim.requests.every((r) => r.headers['proxy-authorization'] === undefined));
+      assert.equal(tlsSim.requests.length, 3);
+      assert.ok(tlsSim.requests.every((r) => r.headers['proxy-authorization'] === undefined));
     });
   });
 
@@ -223,7 +259,7 @@ describe('proxies and certificates: the API client and the bundle download over 
       const trusted = client(tlsSim, network({ extraCa: [pki.caCert] }));
       const refused = await failure(download(trusted, jobId, network({}), 'b.tar.gz', sleeps));
       assert.ok(refused instanceof BundleDownloadError && refused.reason === 'network');
-      assert.match(refused.message, /^The bundle download failed\. The certificate of 127\.0\.0\.1:\d+ is not trusted: .* \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)\. .*docsAdmin\.network\.extraCaCertificates/);
+      assert.match(refused.message, new RegExp(`^The bundle download failed\\. The certificate of ${escaped(host(tlsSim.storageBaseUrl))} is not trusted: .* \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\)\\. .*docsAdmin\\.network\\.extraCaCertificates`));
       assert.deepEqual(sleeps, [], 'not retried');
     });
 
@@ -265,9 +301,9 @@ describe('proxies and certificates: the API client and the bundle download over 
           const api = client(on, trusted);
           const jobId = completedExport(on);
           await api.getExportJob(jobId);
-          await download(api, jobId, trusted);
+          if (on === tlsSim) await download(api, jobId, trusted);
         }
-        assert.equal(new Set(tlsProxy.log.map((e) => e.method)).size, 2, 'forwarded and tunnelled through the https proxy');
+        assert.deepEqual([...new Set(tlsProxy.log.map((e) => e.target))].sort(), [host(sim.baseUrl), host(tlsSim.baseUrl), host(tlsSim.storageBaseUrl)].sort(), 'every origin reached through the https proxy');
         const error = await failure(client(sim, network({ proxy: tlsProxy.url })).getExportJob('x'));
         assert.match(error.message, new RegExp(`^The certificate of ${host(sim.baseUrl)} \\(or of the proxy ${tlsProxy.url} \\(from http.proxy\\)\\) is not trusted`));
       } finally {
@@ -301,7 +337,7 @@ describe('proxies and certificates: the API client and the bundle download over 
         );
         const jobId = completedExport(tlsSim);
         const refused = await failure(download(client(tlsSim, network({ extraCa: [pki.caCert] })), jobId, net));
-        assert.match(refused.message, /^The bundle download failed\. The proxy .* refused to connect to 127\.0\.0\.1:\d+ \(403\)/);
+        assert.match(refused.message, new RegExp(`^The bundle download failed\\. The proxy .* refused to connect to ${escaped(host(tlsSim.storageBaseUrl))} \\(403\\)`));
       } finally {
         await strict.stop();
       }

@@ -76,10 +76,10 @@ describe('which proxy: explicit setting first, then the environment @networks @r
     ['https_proxy before HTTPS_PROXY', {}, { https_proxy: 'http://low:3', HTTPS_PROXY: 'http://up:2' }, 'https://api.example.com', 'http://low:3 https_proxy'],
     ['https falls back to HTTP_PROXY', {}, { HTTP_PROXY: 'http://h:4' }, 'https://api.example.com', 'http://h:4 HTTP_PROXY'],
     ['http never uses HTTPS_PROXY', {}, { HTTPS_PROXY: 'http://up:2' }, 'http://127.0.0.1:9', 'direct'],
-    ['http_proxy before HTTP_PROXY', {}, { http_proxy: 'http://low:5', HTTP_PROXY: 'http://h:4' }, 'http://127.0.0.1:9', 'http://low:5 http_proxy'],
+    ['http_proxy before HTTP_PROXY', {}, { http_proxy: 'http://low:5', HTTP_PROXY: 'http://h:4' }, 'http://api.example.com:9', 'http://low:5 http_proxy'],
     ['an empty variable is unset', {}, { https_proxy: ' ', HTTPS_PROXY: 'http://up:2' }, 'https://api.example.com', 'http://up:2 HTTPS_PROXY'],
     ['the setting wins over the environment, for both schemes', { proxy: P }, { HTTPS_PROXY: 'http://up:2', HTTP_PROXY: 'http://h:4' }, 'https://api.example.com', 'http://set:1 the proxy setting'],
-    ['the setting for http too', { proxy: P }, {}, 'http://127.0.0.1:9', 'http://set:1 the proxy setting'],
+    ['the setting for http too', { proxy: P }, {}, 'http://api.example.com:9', 'http://set:1 the proxy setting'],
     ['an empty setting leaves it to the environment', { proxy: '  ' }, { HTTPS_PROXY: 'http://up:2' }, 'https://api.example.com', 'http://up:2 HTTPS_PROXY'],
     ['no scheme means http://', {}, { HTTPS_PROXY: 'proxy.corp:3128' }, 'https://api.example.com', 'http://proxy.corp:3128 HTTPS_PROXY'],
     ['credentials never in the display', { proxy: 'http://bob:pw@p:8' }, {}, 'https://api.example.com', 'http://p:8 the proxy setting'],
@@ -88,6 +88,13 @@ describe('which proxy: explicit setting first, then the environment @networks @r
     ['NO_PROXY applies to the setting too', { proxy: P }, { NO_PROXY: 'example.com' }, 'https://api.example.com', 'direct'],
     ['a noProxy list replaces NO_PROXY', { proxy: P, noProxy: ['other.test'] }, { NO_PROXY: 'example.com' }, 'https://api.example.com', 'http://set:1 the proxy setting'],
     ['an empty noProxy list leaves NO_PROXY', { proxy: P, noProxy: [] }, { NO_PROXY: 'example.com' }, 'https://api.example.com', 'direct'],
+    // Loopback always goes direct (as in VS Code): plain http: to it would carry the key in clear to the proxy.
+    ['loopback 127.0.0.1 is direct, whatever the setting', { proxy: P, noProxy: ['other.test'] }, {}, 'http://127.0.0.1:8080', 'direct'],
+    ['loopback 127.x.y.z is direct, whatever the environment', {}, { HTTP_PROXY: 'http://h:4', NO_PROXY: 'other.test' }, 'http://127.1.2.3:8080', 'direct'],
+    ['loopback localhost is direct, for https too', { proxy: P }, { HTTPS_PROXY: 'http://up:2' }, 'https://LOCALHOST:8443', 'direct'],
+    ['loopback ::1 is direct', {}, { http_proxy: 'http://h:4' }, 'http://[::1]:8080', 'direct'],
+    ['a *.localhost name is not loopback: through the proxy', { proxy: P }, {}, 'http://api.localhost:8080', 'http://set:1 the proxy setting'],
+    ['an address that only starts like loopback is not', { proxy: P }, {}, 'http://127.0.0.1.example.com', 'http://set:1 the proxy setting'],
   ];
   for (const [name, config, env, url, expected] of table) {
     it(name, () => assert.equal(route(config, env, url), expected));

@@ -5,10 +5,14 @@
  * environment, with the usual precedence: an explicit setting first, then
  * `https_proxy`/`HTTPS_PROXY` (https) or `http_proxy`/`HTTP_PROXY` (http; https falls back to
  * it too, as undici and VS Code do), then no proxy; `NO_PROXY`/`no_proxy` unless the front end
- * gave its own list. Proxy credentials are kept apart from the proxy's URL and never shown.
+ * gave its own list. A loopback host (`localhost`, 127.0.0.0/8, ::1) never goes through a proxy,
+ * whatever the settings (as in VS Code): plain http: to it (a `kubectl port-forward`) would
+ * otherwise carry the key in clear to the proxy, which cannot reach the user's loopback anyway.
+ * Proxy credentials are kept apart from the proxy's URL and never shown.
  */
 import * as l10n from '@vscode/l10n';
 import * as tls from 'node:tls';
+import { isLoopbackHost } from '../links';
 import { bypassesProxy, parseNoProxy, type NoProxyRule } from './noProxy';
 
 export interface NetworkHints {
@@ -162,10 +166,10 @@ export class Network {
     this.noProxySource = listed.length > 0 ? this.hints.noProxy : (fromEnv?.name ?? this.hints.noProxy);
   }
 
-  /** The proxy a request to `url` goes through; undefined: straight to the host. */
+  /** The proxy a request to `url` goes through; undefined: straight to the host (always for loopback). */
   routeFor(url: URL): ProxyRoute | undefined {
     const route = url.protocol === 'https:' ? this.https : url.protocol === 'http:' ? this.http : undefined;
-    if (route === undefined || bypassesProxy(url, this.noProxy)) return undefined;
+    if (route === undefined || isLoopbackHost(url.hostname) || bypassesProxy(url, this.noProxy)) return undefined;
     return route;
   }
 

@@ -8,6 +8,9 @@
  * not only in the agent: the tunnel agent takes the server's TLS options from the request, and
  * in the VS Code extension host `http.proxySupport: override` swaps our agent for its own for
  * non-loopback hosts, keeping the request options (see README, "Proxies and certificates").
+ * Its "loopback" is only `localhost`, 127.0.0.1 and ::1: for every loopback host (127.0.0.2
+ * too) the request is made with Node's own http/https, which VS Code keeps unpatched, so that
+ * loopback goes direct as `Network.routeFor` says, never to a proxy.
  * The proxy's own connection (an https proxy) gets the same options through the agent.
  */
 import * as http from 'node:http';
@@ -15,6 +18,7 @@ import * as https from 'node:https';
 import type { Socket } from 'node:net';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
+import { isLoopbackHost } from '../links';
 import { ProxyTunnelError } from './failure';
 import { directNetwork, type Network, type ProxyRoute, type TlsSettings } from './network';
 
@@ -25,6 +29,13 @@ export interface StorageRoute {
   options: TlsSettings;
   /** The proxy, when there is one (for messages). */
   proxy: ProxyRoute | undefined;
+  /** The `get` to make the request with: Node's own (not VS Code's patched one) for loopback. */
+  get: typeof https.get;
+}
+
+/** The module as Node.js made it: VS Code's proxy support keeps a copy in `__vscodeOriginal` when it patches it. */
+function unpatched<T extends typeof http | typeof https>(module: T): T {
+  return (module as T & { __vscodeOriginal?: T }).__vscodeOriginal ?? module;
 }
 
 /**
@@ -58,7 +69,11 @@ export class StorageAgents {
     const tls: TlsSettings = { ...this.network.tls() };
     const options = secure ? tls : {};
     const proxy = this.network.routeFor(url);
-    if (proxy === undefined) return { agent: secure ? this.direct.https : this.direct.http, options, proxy };
+    const module = secure ? https : http;
+    if (proxy === undefined) {
+      const get = isLoopbackHost(url.hostname) ? unpatched(module).get : module.get;
+      return { agent: secure ? this.direct.https : this.direct.http, options, proxy, get };
+    }
     const key = `${secure ? 'tunnel' : 'forward'} ${proxy.url.href} ${proxy.authorization ?? ''}`;
     let agent = this.proxied.get(key);
     if (agent === undefined) {
@@ -66,7 +81,7 @@ export class StorageAgents {
       agent = secure ? new TunnelAgent(proxy.url.href, agentOptions) : new HttpProxyAgent(proxy.url.href, agentOptions);
       this.proxied.set(key, agent);
     }
-    return { agent, options, proxy };
+    return { agent, options, proxy, get: module.get };
   }
 
   close(): void {

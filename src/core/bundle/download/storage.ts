@@ -85,10 +85,9 @@ export class StorageClient {
   private once(url: URL, headers: Record<string, string>): Promise<http.IncomingMessage> {
     const { connectTimeoutMs, idleTimeoutMs } = this.o;
     return new Promise((resolve, reject) => {
-      const secure = url.protocol === 'https:';
       const route = this.agents.for(url);
       const options: https.RequestOptions = { ...route.options, headers, agent: route.agent, ...(this.o.signal === undefined ? {} : { signal: this.o.signal }) };
-      const req = (secure ? https : http).get(url, options, (res) => {
+      const req = route.get(url, options, (res) => {
         clearTimeout(connectTimer);
         resolve(res);
       });
