@@ -6,8 +6,7 @@
  * when unquoted, with a clear message, rather than passed to the program as an odd argument.
  */
 import * as l10n from '@vscode/l10n';
-import { spawn } from 'node:child_process';
-import { RolloutError } from '../core/deploy/errors';
+import { runRolloutProcess } from '../core/deploy/rolloutProcess';
 import { UsageError } from '../cli/exit';
 
 export function splitCommand(text: string): string[] {
@@ -55,27 +54,7 @@ export function splitCommand(text: string): string[] {
  * the action's inputs; each line it prints goes to `line`.
  */
 export function rolloutRunner(command: string, env: NodeJS.ProcessEnv, line: (text: string) => void): (signal?: AbortSignal) => Promise<void> {
-  const [program, ...args] = splitCommand(command);
+  const [program = '', ...args] = splitCommand(command);
   const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'DOCS_ADMIN_API_KEY' && !name.startsWith('INPUT_')));
-  return (signal) =>
-    new Promise((done, fail) => {
-      const child = spawn(program ?? '', args, { shell: false, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv, ...(signal === undefined ? {} : { signal }) });
-      for (const stream of [child.stdout, child.stderr]) {
-        let rest = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => {
-          const lines = (rest + chunk).split('\n');
-          rest = lines.pop() ?? '';
-          for (const l of lines) line(l);
-        });
-        stream.on('end', () => {
-          if (rest !== '') line(rest);
-        });
-      }
-      child.on('error', (error) => fail(new RolloutError(l10n.t('The rollout command could not run: {0}.', error.message))));
-      child.on('close', (code, sig) => {
-        if (code === 0) return done();
-        fail(new RolloutError(sig === null ? l10n.t('The rollout command failed (exit code {0}).', String(code)) : l10n.t('The rollout command failed (signal {0}).', sig), code ?? undefined));
-      });
-    });
+  return (signal) => runRolloutProcess({ program, args }, { env: childEnv, line, signal });
 }

@@ -1,8 +1,7 @@
 /** `docs-admin publish`: export, wait, bundle, values, rollout. */
 import * as l10n from '@vscode/l10n';
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { RolloutError } from '../core/deploy/errors';
+import { runRolloutProcess } from '../core/deploy/rolloutProcess';
 import { publish, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain } from '../core/jobs/input';
@@ -12,51 +11,12 @@ import { option, positiveNumber, print, progressLine, type Context, type Io } fr
 import { describeExport } from './describe';
 import { EXIT, UsageError } from './exit';
 
-/** Text written in chunks, passed on a whole line at a time (the rest at `end`). */
-function wholeLines(write: (text: string) => void): { write(text: string): void; end(): void } {
-  let pending = '';
-  return {
-    write(text) {
-      pending += text;
-      const cut = pending.lastIndexOf('\n');
-      if (cut < 0) return;
-      write(pending.slice(0, cut + 1));
-      pending = pending.slice(cut + 1);
-    },
-    end() {
-      if (pending !== '') write(pending);
-      pending = '';
-    },
-  };
-}
-
-/** Runs the rollout command in a shell; its output goes to stderr (stdout is ours). */
+/** Runs the rollout command in the person's shell (their own command line); its output goes to stderr (stdout is ours). */
 function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promise<void> {
-  return (signal) =>
-    new Promise((done, fail) => {
-      const env = { ...io.env };
-      delete env.DOCS_ADMIN_API_KEY;
-      const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env, ...(signal === undefined ? {} : { signal }) });
-      // Whole lines, so a CI runner's `::command::` split across two chunks is still seen and defused.
-      const out = wholeLines((line) => io.err(line));
-      const err = wholeLines((line) => io.err(line));
-      child.stdout.on('data', (chunk: Buffer) => out.write(chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => err.write(chunk.toString()));
-      child.on('error', (error) => fail(new RolloutError(l10n.t('The rollout command could not run: {0}.', error.message))));
-      child.on('close', (code, sig) => {
-        out.end();
-        err.end();
-        if (code === 0) return done();
-        fail(
-          new RolloutError(
-            sig === null ? l10n.t('The rollout command failed (exit code {0}).', String(code)) : l10n.t('The rollout command failed (signal {0}).', sig),
-            code ?? undefined,
-          ),
-        );
-      });
-    });
+  const env = { ...io.env };
+  delete env.DOCS_ADMIN_API_KEY;
+  return (signal) => runRolloutProcess({ shell: command }, { env, line: (text) => io.err(`${text}\n`), signal });
 }
-
 
 /** What `publish` did, in one sentence. */
 function publishedLine(domain: string, values: string, result: { jobId: string; pageCount?: number; valuesChanged: boolean; rolledOut: boolean }): string {
