@@ -29,8 +29,6 @@ const MINUTE = 60 * SECOND;
 /** After the last job is seen done, how long we keep the clock going to catch stray polls. */
 const TAIL_MS = 10 * MINUTE;
 
-
-
 type Policy = { name: 'ours'; focused: boolean } | { name: 'fixed'; intervalMs: number };
 
 interface JobOutcome {
@@ -46,7 +44,6 @@ interface JobOutcome {
   /** Polls sent while an export was still queued. */
   whileQueued: number;
 }
-
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -233,15 +230,18 @@ const BASELINE_NAME: Record<'fixed10' | 'fixed2', string> = { fixed10: 'fixed 10
 
 export const polling: Bench = async (options) => {
   const runs = options.quick ? 1 : Math.max(1, options.runs);
+  const seed = options.seed ?? 0x5eed;
   const results: Record<PolicyName, Summary[]> = { ours: [], unfocused: [], fixed10: [], fixed2: [] };
   let planned: PlannedJob[] = [];
   for (let run = 0; run < runs; run++) {
-    planned = planJobs(0x5eed + run, options.quick);
+    planned = planJobs(seed + run, options.quick);
     for (const name of Object.keys(POLICIES) as PolicyName[]) {
       const t0 = Date.now();
       results[name].push(summarize(await runPolicy(planned, POLICIES[name])));
       options.log(`polling: run ${run + 1} of ${runs}, ${name}: ${((Date.now() - t0) / SECOND).toFixed(1)} s`);
     }
+    const [o, f] = [results.ours[run], results.fixed10[run]];
+    if (o !== undefined && f !== undefined) options.log(`polling: steady, run ${run + 1} (seed ${seed + run}), ours/fixed 10 s: exports ${o.requests.export}/${f.requests.export} requests (${ratio(o.requests.export, f.requests.export).toFixed(2)}x), p50 ${o.p50.export.toFixed(2)}/${f.p50.export.toFixed(2)} s, p95 ${o.p95.export.toFixed(2)}/${f.p95.export.toFixed(2)} s; agents ${o.requests.agent}/${f.requests.agent}, p50 ${o.p50.agent.toFixed(2)}/${f.p50.agent.toFixed(2)} s`);
   }
   const med = (name: PolicyName, pick: (s: Summary) => number) => median(results[name].map(pick));
   const agents = planned.filter((job) => job.kind === 'agent').length;
@@ -302,11 +302,14 @@ export const polling: Bench = async (options) => {
     const fixed: Summary[] = [];
     let jobs: PlannedJob[] = [];
     for (let run = 0; run < runs; run++) {
-      jobs = workload.plan(prng(0x5eed + 101 * run + workload.name.length), options.quick);
+      jobs = workload.plan(prng(seed + 101 * run + workload.name.length), options.quick);
       const t0 = Date.now();
-      ours.push(summarize(await runPolicy(jobs, POLICIES.ours)));
-      fixed.push(summarize(await runPolicy(jobs, POLICIES.fixed10)));
-      options.log(`polling: ${workload.name}, run ${run + 1} of ${runs}: ${((Date.now() - t0) / SECOND).toFixed(1)} s`);
+      const [o, f] = [summarize(await runPolicy(jobs, POLICIES.ours)), summarize(await runPolicy(jobs, POLICIES.fixed10))];
+      ours.push(o);
+      fixed.push(f);
+      const k: Kind = jobs[0]?.kind ?? 'export';
+      const figures = `${o.requests[k]}/${f.requests[k]} requests (${ratio(o.requests[k], f.requests[k]).toFixed(2)}x), p50 ${o.p50[k].toFixed(2)}/${f.p50[k].toFixed(2)} s, p95 ${o.p95[k].toFixed(2)}/${f.p95[k].toFixed(2)} s`;
+      options.log(`polling: ${workload.name}, run ${run + 1} of ${runs} (seed ${seed + 101 * run + workload.name.length}), ours/fixed 10 s: ${figures}; ${((Date.now() - t0) / SECOND).toFixed(1)} s`);
     }
     const kind: Kind = jobs[0]?.kind ?? 'export';
     const row = (metric: string, unit: string, pick: (s: Summary) => number, goal?: { goal: string; pass: (o: number, b: number) => boolean }) => {

@@ -38,6 +38,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Runs per measurement; medians are quoted. */
   runs: number;
+  /** The first run's seed (runs after it take the next ones); the recorded runs use 0x5eed. */
+  seed?: number;
   /** Progress for the person watching (stderr). */
   log(line: string): void;
 }
