@@ -11,9 +11,22 @@
  *
  * Whole processes are timed from spawn to exit, their CPU time and peak RSS (children included:
  * tar's gzip) from GNU time. Ratios: the median of each round's ratio, with the lowest and highest.
+ *
+ * Nothing extracted on disk is removed until the benchmark ends (the site written to make the
+ * archive neither): each run's folder is kept, then all are removed together. A profile showed
+ * why (`perf record -g`, 2026-11-24): this VM's root file system is ext4 without a journal
+ * (`/proc/fs/jbd2` empty), and there ext4's inode allocator skips every inode deleted in the last
+ * 60-300 s (`recently_deleted()` in `find_inode_bit`, fs/ext4/ialloc.c), reading the inode table
+ * block of each to find out: creating 20,000 files right after deleting 20,000 spent ~80 % of its
+ * time in find_get_block_common / recently_deleted / ext4_get_group_desc / find_inode_bit. With
+ * each run's tree removed before the next, every run paid for the one before: `tar -xzf` took
+ * ~14 s instead of ~1.5 s, and the comparison measured the deletions, not the tools. When the
+ * disk has no room for every run's folder (plus a margin), the runs fall back to removing their
+ * folder, and a note says so. The RAM disk (tmpfs has no such rule, and kept folders would hold
+ * memory) still removes each run's folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CLI, interleaved, settleDisk, timedProcess, type ProcessRun } from './proc';
@@ -211,6 +224,23 @@ interface Where {
   archive: string;
   cli: ProcessRun[];
   tar: ProcessRun[];
+  /** Each run's folder is kept until the end (see the top of this file), not removed after the run. */
+  keep: boolean;
+}
+
+/** Room left for the margin beyond every kept run: 2 GiB and 5 % of the inodes. */
+const MARGIN_BYTES = 2 * 1024 ** 3;
+
+/** Whether the disk holding `dir` has room for `runs` extractions of `files` files and `bytes` bytes, plus a margin. */
+function roomForAll(dir: string, runs: number, files: number, bytes: number): boolean {
+  try {
+    const s = statfsSync(dir);
+    // Each file takes at least one block; a page of 6-14 KB takes 2-4.
+    const perRun = bytes + files * s.bsize;
+    return s.bavail * s.bsize >= runs * perRun + MARGIN_BYTES && s.ffree >= runs * files + s.files * 0.05;
+  } catch {
+    return false;
+  }
 }
 
 const list = (values: readonly number[]) => values.map((v) => v.toFixed(0)).join(', ');
@@ -229,18 +259,27 @@ export const extract: Bench = async (options) => {
     options.log(`extract: tar -czf of ${written.files} files, ${(written.bytes / MiB).toFixed(1)} MiB`);
     const packed = spawnSync('tar', ['-czf', archive, '-C', site, ...readdirSync(site).sort()], { encoding: 'utf8' });
     if (packed.status !== 0) throw new Error(`tar -czf failed: ${packed.stderr || String(packed.error)}`);
-    rmSync(site, { recursive: true, force: true });
     const archiveBytes = statSync(archive).size;
-    const places: Where[] = [{ label: `on disk (${tmpdir()})`, dir: disk, archive, cli: [], tar: [] }];
+    // Every run on disk, the warm-up round's included (the CLI, tar and the in-process path), and the site.
+    const diskRuns = 3 * (runs + (options.quick ? 0 : 1));
+    const keep = roomForAll(disk, diskRuns + 1, written.files, written.bytes);
+    // The site stays too when the runs' folders do: removed now, its 20,000 inodes would slow the first runs.
+    if (!keep) rmSync(site, { recursive: true, force: true });
+    const places: Where[] = [{ label: `on disk (${tmpdir()})`, dir: disk, archive, cli: [], tar: [], keep }];
     if (ram !== undefined) {
       copyFileSync(archive, join(ram, 'bundle.tar.gz'));
-      places.push({ label: 'RAM disk (/dev/shm)', dir: ram, archive: join(ram, 'bundle.tar.gz'), cli: [], tar: [] });
+      places.push({ label: 'RAM disk (/dev/shm)', dir: ram, archive: join(ram, 'bundle.tar.gz'), cli: [], tar: [], keep: false });
     }
 
     const inproc: ChildReport[] = [];
     let counted = false;
     let n = 0;
     const fresh = (where: Where, tool: string) => join(where.dir, `${tool}-${n++}`);
+    /** After a run: its folder removed unless kept (see the top of this file), then the disk synced, untimed. */
+    const done = (where: Where, target: string) => {
+      if (!where.keep) rmSync(target, { recursive: true, force: true });
+      settleDisk();
+    };
     const check = (files: number, bytes: number, who: string) => {
       if (files !== written.files || bytes !== written.bytes) throw new Error(`${who} wrote ${files} files, ${bytes} bytes; the bundle holds ${written.files}, ${written.bytes}`);
     };
@@ -250,8 +289,7 @@ export const extract: Bench = async (options) => {
         const run = await timedProcess(process.execPath, [CLI, 'export', 'extract', where.archive, '--dir', target, '--json']);
         const summary = JSON.parse(run.stdout) as { files: number; bytes: number };
         check(summary.files, summary.bytes, 'the CLI');
-        rmSync(target, { recursive: true, force: true });
-        settleDisk();
+        done(where, target);
         if (!counted) return;
         where.cli.push(run);
         options.log(`extract: CLI ${where.label}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs.toFixed(0)} ms, peak RSS ${(run.peakKb / 1024).toFixed(0)} MiB`);
@@ -260,8 +298,7 @@ export const extract: Bench = async (options) => {
         const target = fresh(where, 'tar');
         mkdirSync(target);
         const run = await timedProcess('tar', ['-xzf', where.archive, '-C', target]);
-        rmSync(target, { recursive: true, force: true });
-        settleDisk();
+        done(where, target);
         if (!counted) return;
         where.tar.push(run);
         options.log(`extract: tar ${where.label}: ${run.ms.toFixed(0)} ms, CPU ${run.cpuMs.toFixed(0)} ms, peak RSS ${(run.peakKb / 1024).toFixed(0)} MiB`);
@@ -273,8 +310,7 @@ export const extract: Bench = async (options) => {
               mkdirSync(target);
               const report = await ours(where.archive, target);
               check(report.files, report.bytes, 'our extraction');
-              rmSync(target, { recursive: true, force: true });
-              settleDisk();
+              done(where, target);
               if (!counted) return;
               inproc.push(report);
               options.log(`extract: in-process ${where.label}: ${report.ms.toFixed(0)} ms, CPU ${report.cpuMs.toFixed(0)} ms (main thread ${report.mainCpuMs.toFixed(0)} ms), stalled at most ${report.stallMs.toFixed(0)} ms, peak RSS ${(report.rssPeakKb / 1024).toFixed(0)} MiB`);
@@ -292,7 +328,10 @@ export const extract: Bench = async (options) => {
     const measures: Measure[] = [];
     const notes = [
       `${written.files} files (${shape.sections * shape.topics * shape.pages + 1} HTML pages of 6-14 KB of varied prose in ${shape.sections} sections x ${shape.topics} topics, ${shape.css} CSS and ${shape.js} JS files), ${(written.bytes / MiB).toFixed(1)} MiB expanded, ${(archiveBytes / MiB).toFixed(1)} MiB as tar.gz (made with the system tar -czf).`,
-      `${runs} round(s)${options.quick ? '' : ' after one unmeasured round'}, the order of the tools turning each round, each into a fresh folder, removed after the run and the disk synced (\`sync\`, not timed), so no run pays for the write-back of the one before.`,
+      `${runs} round(s)${options.quick ? '' : ' after one unmeasured round'}, the order of the tools turning each round, each into a fresh folder, the disk synced after each run (\`sync\`, not timed), so no run pays for the write-back of the one before.`,
+      keep
+        ? 'On disk, every run\'s folder (and the site the archive was made from) is kept until the benchmark ends, then all are removed: on ext4 without a journal, inodes deleted in the last 60-300 s are skipped, one inode-table read each, when files are created (recently_deleted(), fs/ext4/ialloc.c), so removing a run\'s folder made the next run pay for it.'
+        : `Not enough room on disk (${tmpdir()}) to keep every run's folder: each was removed after its run, as before, so on a file system that delays reusing deleted inodes (ext4 without a journal) every run pays for the deletions before it, and the times are those of a disk busy with them.`,
       'CLI: `node dist/cli.js export extract <archive> --dir <dir>`, a whole process (Node start, module loading, worker thread, staging folder, rename); tar: `tar -xzf <archive> -C <dir>`, a whole process; wall from spawn to exit, CPU and peak RSS of the process and its children (tar\'s gzip) from GNU time.',
     ];
     for (const where of places) {
