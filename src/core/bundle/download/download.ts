@@ -14,7 +14,6 @@ import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type * as http from 'node:http';
 import { abortableSleep, AbortedError } from '../../abort';
 import { english, sentences } from '../../l10n';
 import { checkOpenableLink } from '../../links';
@@ -27,7 +26,9 @@ import { classifyFailure, failureMessage, type NetFailure } from '../../net/fail
 import { directNetwork, type Network } from '../../net/network';
 import { contentRange, describe, refusalStep, type Step, type Why } from './answers';
 import { fetchRanges, type RangeHost } from './ranged';
-import { discard, firstHeader, readSmall, StorageClient, writeBody } from './storage';
+import { writeBody } from './bodyFile';
+import type { StorageResponse } from './response';
+import { discard, firstHeader, readSmall, StorageClient } from './storage';
 
 import { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES, type DownloadOptions, type DownloadResult } from './options';
 
@@ -209,7 +210,7 @@ class Download {
       if (this.etag !== undefined) headers['if-range'] = this.etag;
     }
     this.result.requests++;
-    let res: http.IncomingMessage;
+    let res: StorageResponse;
     try {
       res = await this.storage.get(verdict.url, headers);
     } catch (error) {
@@ -218,7 +219,7 @@ class Download {
       this.throwIfSettingsProblem(classifyFailure(error, this.network.routeFor(verdict.url) !== undefined), verdict.url, error);
       return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
     }
-    const status = res.statusCode ?? 0;
+    const status = res.statusCode;
     if (status === 407) {
       discard(res);
       this.throwIfSettingsProblem({ kind: 'proxyAuth' }, verdict.url, undefined);
@@ -241,7 +242,7 @@ class Download {
     throw new BundleDownloadError('network', sentences(l10n.t('The bundle download failed.'), message), { ...(failure.kind === 'proxyAuth' ? { status: 407 } : {}), cause });
   }
 
-  private async receive(res: http.IncomingMessage, link: IssuedLink): Promise<Step> {
+  private async receive(res: StorageResponse, link: IssuedLink): Promise<Step> {
     let start = 0;
     let total: number | undefined;
     if (res.statusCode === 206) {

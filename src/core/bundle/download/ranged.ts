@@ -12,7 +12,6 @@
  */
 import * as l10n from '@vscode/l10n';
 import { open, close, ftruncate } from 'node:fs';
-import type * as http from 'node:http';
 import { AbortedError } from '../../abort';
 import { english } from '../../l10n';
 import { checkOpenableLink } from '../../links';
@@ -21,7 +20,9 @@ import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
 import type { IssuedLink } from '../links/linkCache';
 import { contentRange, describe, refusalStep, type Step, type Why } from './answers';
 import { BundleDownloadError } from './errors';
-import { discard, firstHeader, PAST_RANGE, readSmall, writeRange, type StorageClient } from './storage';
+import { PAST_RANGE, WriteQueue, writeRange } from './bodyFile';
+import type { StorageResponse } from './response';
+import { discard, firstHeader, readSmall, type StorageClient } from './storage';
 
 /** What the ranges need of the download they belong to. */
 export interface RangeHost {
@@ -119,6 +120,8 @@ class Ranges {
   private etag: string | undefined;
   /** Bytes taken in, all ranges together: on disk, or on their way there. */
   private live = 0;
+  /** The file's writes, one at a time for all the ranges. */
+  private readonly writes = new WriteQueue();
 
   constructor(
     private readonly host: RangeHost,
@@ -157,7 +160,7 @@ class Ranges {
     const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity', range: `bytes=${range.next}-${range.end}` };
     if (this.etag !== undefined) headers['if-range'] = this.etag;
     host.counts.requests++;
-    let res: http.IncomingMessage;
+    let res: StorageResponse;
     try {
       res = await this.storage.get(verdict.url, headers);
     } catch (error) {
@@ -166,7 +169,7 @@ class Ranges {
       host.failed(error, verdict.url);
       return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
     }
-    const status = res.statusCode ?? 0;
+    const status = res.statusCode;
     if (status === 407) {
       discard(res);
       host.proxyAuth(verdict.url);
@@ -181,7 +184,7 @@ class Ranges {
     return refusalStep(status, text, host.timeLeft(link));
   }
 
-  private async receive(range: Range, res: http.IncomingMessage): Promise<Step> {
+  private async receive(range: Range, res: StorageResponse): Promise<Step> {
     const { host } = this;
     const answered = contentRange(firstHeader(res.headers['content-range']));
     if (answered === undefined || answered.start !== range.next || answered.end !== range.end) {
@@ -203,7 +206,7 @@ class Ranges {
       taken += bytes;
       this.live += bytes;
       host.received(this.live);
-    });
+    }, this.writes);
     // What was taken in but did not reach the disk is fetched again.
     this.live -= taken - (end - range.next);
     range.next = end;
