@@ -32,6 +32,7 @@ describe('reliability: the download in byte ranges @ranges', function () {
   const log = recordingLogger('ranges');
 
   beforeEach(async () => {
+    log.lines.length = 0;
     sim = await Simulator.start({ keys: [{ key: KEY }], linkTtlSeconds: 3600 });
     client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, log });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ranges-'));
@@ -151,6 +152,9 @@ describe('reliability: the download in byte ranges @ranges', function () {
     assert.ok(saved().equals(content));
     assert.equal(result.restarts, 1);
     assert.equal(storage().at(-1)?.headers.range, undefined, 'the last request is one plain GET');
+    // The first answer stops the other ranges: none of them retries (they once did, until they gave up).
+    const retried = log.lines.filter((line) => /Bundle download, range .*; retry at byte/.test(line));
+    assert.deepEqual(retried, []);
     assert.deepEqual(left(), ['docs.tar.gz']);
   });
 

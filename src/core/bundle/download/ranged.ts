@@ -66,6 +66,9 @@ class FallBack extends Error {
   }
 }
 
+/** A range that ended because another one failed first; the download reports that one. */
+class Stopped extends Error {}
+
 /** Splits `total` bytes into `count` ranges of about the same size. */
 export function splitRanges(total: number, count: number): Range[] {
   const n = Math.max(1, Math.min(count, Math.ceil(total / (1024 * 1024))));
@@ -85,19 +88,20 @@ export async function fetchRanges(host: RangeHost): Promise<'done' | Why> {
   const signal = host.signal === undefined ? stop.signal : AbortSignal.any([host.signal, stop.signal]);
   const storage = host.storage(signal);
   const ranges = splitRanges(host.total, host.connections);
-  const run = new Ranges(host, storage);
+  const run = new Ranges(host, storage, stop.signal, signal);
   host.log.info(`Bundle download: ${ranges.length} ranges over ${ranges.length} connections.`);
+  // The first failure in time stops the others; theirs are only its echo.
+  let first: Error | undefined;
   const outcomes = ranges.map((range) =>
     run.fetch(range).catch((error: unknown) => {
-      // The first failure stops the others; theirs are only its echo.
+      first ??= error instanceof Error ? error : new Error(String(error));
       stop.abort();
       throw error;
     }),
   );
   try {
-    const settled = await Promise.allSettled(outcomes);
+    await Promise.allSettled(outcomes);
     if (host.signal?.aborted) throw new AbortedError();
-    const first = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')?.reason as Error | undefined;
     if (first instanceof FallBack) return first.why;
     if (first !== undefined) throw first;
     return 'done';
@@ -126,14 +130,24 @@ class Ranges {
   constructor(
     private readonly host: RangeHost,
     private readonly storage: StorageClient,
+    /** Aborted when another range failed: this one ends at once, without retrying. */
+    private readonly stopped: AbortSignal,
+    /** The download's and the stop's together: a wait before a retry ends on either. */
+    private readonly either: AbortSignal,
   ) {}
+
+  /** Ends a range whose download was cancelled, or stopped by another range's failure. */
+  private checkGoing(): void {
+    if (this.host.signal?.aborted) throw new AbortedError();
+    if (this.stopped.aborted) throw new Stopped();
+  }
 
   /** One range, resumed until it is whole. */
   async fetch(range: Range): Promise<void> {
     const { host } = this;
     let stalled = 0;
     for (;;) {
-      if (host.signal?.aborted) throw new AbortedError();
+      this.checkGoing();
       const before = range.next;
       const link = await host.link();
       const step = await this.attempt(range, link);
@@ -149,7 +163,10 @@ class Ranges {
         throw new BundleDownloadError('network', l10n.t('The bundle download failed {0} times in a row without progress ({1}). Check your connection, then download again.', stalled, step.why(l10n)));
       }
       if (step.next === 'resume') host.counts.resumes++;
-      await host.sleep(Math.min(5_000, 250 * 2 ** stalled), host.signal);
+      await host.sleep(Math.min(5_000, 250 * 2 ** stalled), this.either).catch((error: unknown) => {
+        this.checkGoing();
+        throw error;
+      });
     }
   }
 
@@ -164,7 +181,7 @@ class Ranges {
     try {
       res = await this.storage.get(verdict.url, headers);
     } catch (error) {
-      if (host.signal?.aborted) throw new AbortedError();
+      this.checkGoing();
       if (error instanceof BundleDownloadError) throw error;
       host.failed(error, verdict.url);
       return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
@@ -211,7 +228,7 @@ class Ranges {
     this.live -= taken - (end - range.next);
     range.next = end;
     host.received(this.live);
-    if (host.signal?.aborted) throw new AbortedError();
+    this.checkGoing();
     if ((failure as { code?: unknown } | undefined)?.code === PAST_RANGE) {
       throw new BundleDownloadError('size', l10n.t('The storage sent more bytes than the byte range asked for. The bundle was not saved; download it again.'));
     }
