@@ -19,8 +19,12 @@ import {
 const AGENT_CEILING_MS = 10_000;
 const AGENT_WARM_UP_MS = 60_000;
 const AGENT_WARM_UP_INTERVAL_MS = 10_000;
-/** An export that runs and stands still: read at least every 20 s (see `runningCeilingMs`). */
-const RUNNING_CEILING_MS = 20_000;
+/**
+ * An export that runs and stands still below 100 %: read at least every 25 s (see
+ * `runningCeilingMs`). One that stands still at 100 % is finishing, and read more often
+ * (interval.ts).
+ */
+const RUNNING_CEILING_MS = 25_000;
 
 export interface PollTarget {
   /** Unique among the scheduler's jobs. */
