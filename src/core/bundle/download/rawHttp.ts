@@ -100,7 +100,9 @@ function framingOf(head: Head): Framing {
   }
   if (length !== undefined) {
     if (!/^\d{1,16}$/.test(String(length))) throw malformed(l10n.t('length'));
-    return { kind: 'length', left: Number(length) };
+    const left = Number(length);
+    // An empty body is whole at once: waiting for more would wait for the close, or time out.
+    return left === 0 ? { kind: 'none' } : { kind: 'length', left };
   }
   return { kind: 'close' };
 }
