@@ -170,10 +170,10 @@ class RawResponse implements StorageResponse {
 
   constructor(private readonly socket: Socket) {}
 
-  begin(head: Head, rest: Buffer): void {
+  begin(head: Head, framing: Framing, rest: Buffer): void {
     this.statusCode = head.status;
     this.headers = head.headers;
-    this.framing = framingOf(head);
+    this.framing = framing;
     this.early = rest.length > 0 ? Buffer.from(rest) : undefined;
     this.socket.pause();
   }
@@ -311,17 +311,20 @@ export function rawGet(url: URL, headers: Record<string, string>, o: RawGetOptio
           return;
         }
         let parsed: Head;
+        let framing: Framing | undefined;
         try {
           parsed = parseHead(all.toString('latin1', 0, end));
+          // Before the promise settles: a throw in here would escape the socket's read callback.
+          if (parsed.status < 100 || parsed.status >= 200) framing = framingOf(parsed);
         } catch (error) {
           return fail(error as Error);
         }
         all = all.subarray(end + 4);
-        if (parsed.status >= 100 && parsed.status < 200) continue;
+        if (framing === undefined) continue;
         settled = true;
         clearTimeout(connectTimer);
         response = new RawResponse(socket);
-        response.begin(parsed, all);
+        response.begin(parsed, framing, all);
         collected.length = 0;
         resolve(response);
         return;
