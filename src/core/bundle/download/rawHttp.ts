@@ -254,7 +254,6 @@ export function rawGet(url: URL, headers: Record<string, string>, o: RawGetOptio
     }
     const buffer = Buffer.allocUnsafe(READ_BUFFER);
     const collected: Buffer[] = [];
-    let collectedBytes = 0;
     let response: RawResponse | undefined;
     let settled = false;
     const onread = {
@@ -299,15 +298,14 @@ export function rawGet(url: URL, headers: Record<string, string>, o: RawGetOptio
     /** Bytes before the body: the head, after any interim (1xx) answers. */
     function head(view: Buffer): void {
       collected.push(Buffer.from(view));
-      collectedBytes += view.length;
       let all = collected.length === 1 ? (collected[0] ?? Buffer.alloc(0)) : Buffer.concat(collected);
       for (;;) {
         const end = all.indexOf('\r\n\r\n');
+        // However the reads cut it: a long head may come in one read, with its blank line.
+        if ((end === -1 ? all.length : end) > MAX_HEAD) return fail(malformed(l10n.t('head too long')));
         if (end === -1) {
-          if (collectedBytes > MAX_HEAD) fail(malformed(l10n.t('head too long')));
           collected.length = 0;
           collected.push(all);
-          collectedBytes = all.length;
           return;
         }
         let parsed: Head;
