@@ -24,6 +24,7 @@ describe('rawHttp: body framing', function () {
   });
 
   async function get(script: Script, headers: Record<string, string> = {}) {
+    await server?.stop();
     server = await rawServer(script);
     return rawGet(server.url(), headers, OPTIONS);
   }
@@ -172,7 +173,6 @@ describe('rawHttp: body framing', function () {
       assert.equal(codeOf(failure), 'ECONNRESET', rest);
       await sleep(30);
       assert.deepEqual(read.late, []);
-      await server?.stop();
     }
   });
 });

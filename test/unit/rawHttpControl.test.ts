@@ -24,6 +24,7 @@ describe('rawHttp: heads, timeouts and control', function () {
   });
 
   async function get(script: Script, over: Partial<RawGetOptions> = {}, headers: Record<string, string> = {}) {
+    await server?.stop();
     server = await rawServer(script);
     return rawGet(server.url(), headers, { ...OPTIONS, ...over });
   }
@@ -39,7 +40,6 @@ describe('rawHttp: heads, timeouts and control', function () {
     });
     // The connection is dropped, not left open.
     await server?.closed[0];
-    await server?.stop();
   }
 
   it('refuses a bad status line', async () => {
@@ -95,7 +95,6 @@ describe('rawHttp: heads, timeouts and control', function () {
       (e: unknown) => codeOf(e) === 'ETIMEDOUT' && /nothing received for 150 ms/.test(String(e)),
     );
     assert.ok(Date.now() - started >= 140, 'not before the idle time');
-    await server?.stop();
     const res = await get((s) => send(s, ['HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n', '012']), { idleTimeoutMs: 150 });
     const { body, failure } = await collect(res).done;
     assert.equal(body.toString(), '012');
@@ -105,12 +104,13 @@ describe('rawHttp: heads, timeouts and control', function () {
 
   it('ends with AbortedError when aborted before the connection, before the head, and mid-body', async () => {
     await assert.rejects(get(() => undefined, { signal: AbortSignal.abort() }), AbortedError);
+    await sleep(30);
+    assert.equal(server?.connections, 0);
 
     const before = new AbortController();
     const pending = get(() => void setTimeout(() => before.abort(), 20), { signal: before.signal });
     await assert.rejects(pending, AbortedError);
     await server?.closed[0];
-    await server?.stop();
 
     const mid = new AbortController();
     const res = await get((s) => send(s, ['HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123', '4567']), { signal: mid.signal });
