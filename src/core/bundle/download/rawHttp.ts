@@ -100,7 +100,9 @@ function framingOf(head: Head): Framing {
   }
   if (length !== undefined) {
     if (!/^\d{1,16}$/.test(String(length))) throw malformed(l10n.t('length'));
-    return { kind: 'length', left: Number(length) };
+    const left = Number(length);
+    // An empty body is whole at once: waiting for more would wait for the close, or time out.
+    return left === 0 ? { kind: 'none' } : { kind: 'length', left };
   }
   return { kind: 'close' };
 }
@@ -168,10 +170,10 @@ class RawResponse implements StorageResponse {
 
   constructor(private readonly socket: Socket) {}
 
-  begin(head: Head, rest: Buffer): void {
+  begin(head: Head, framing: Framing, rest: Buffer): void {
     this.statusCode = head.status;
     this.headers = head.headers;
-    this.framing = framingOf(head);
+    this.framing = framing;
     this.early = rest.length > 0 ? Buffer.from(rest) : undefined;
     this.socket.pause();
   }
@@ -252,7 +254,6 @@ export function rawGet(url: URL, headers: Record<string, string>, o: RawGetOptio
     }
     const buffer = Buffer.allocUnsafe(READ_BUFFER);
     const collected: Buffer[] = [];
-    let collectedBytes = 0;
     let response: RawResponse | undefined;
     let settled = false;
     const onread = {
@@ -297,29 +298,31 @@ export function rawGet(url: URL, headers: Record<string, string>, o: RawGetOptio
     /** Bytes before the body: the head, after any interim (1xx) answers. */
     function head(view: Buffer): void {
       collected.push(Buffer.from(view));
-      collectedBytes += view.length;
       let all = collected.length === 1 ? (collected[0] ?? Buffer.alloc(0)) : Buffer.concat(collected);
       for (;;) {
         const end = all.indexOf('\r\n\r\n');
+        // However the reads cut it: a long head may come in one read, with its blank line.
+        if ((end === -1 ? all.length : end) > MAX_HEAD) return fail(malformed(l10n.t('head too long')));
         if (end === -1) {
-          if (collectedBytes > MAX_HEAD) fail(malformed(l10n.t('head too long')));
           collected.length = 0;
           collected.push(all);
-          collectedBytes = all.length;
           return;
         }
         let parsed: Head;
+        let framing: Framing | undefined;
         try {
           parsed = parseHead(all.toString('latin1', 0, end));
+          // Before the promise settles: a throw in here would escape the socket's read callback.
+          if (parsed.status < 100 || parsed.status >= 200) framing = framingOf(parsed);
         } catch (error) {
           return fail(error as Error);
         }
         all = all.subarray(end + 4);
-        if (parsed.status >= 100 && parsed.status < 200) continue;
+        if (framing === undefined) continue;
         settled = true;
         clearTimeout(connectTimer);
         response = new RawResponse(socket);
-        response.begin(parsed, all);
+        response.begin(parsed, framing, all);
         collected.length = 0;
         resolve(response);
         return;
