@@ -1,10 +1,11 @@
 /**
  * The storage side of a bundle download: GETs of a presigned link, with a connect timeout, an
- * idle timeout and redirects checked like any link we open. Straight to the host they go over
- * our own reader of the answer (rawHttp.ts: one read buffer for the whole body); through a
- * proxy, over Node's own HTTP client (for one large body it moved bytes about three times
- * faster than undici here: 880 against 290 MiB/s, with less memory). The body goes to the file
- * in bodyFile.ts. No Authorization header is ever set here: the link carries its own signature.
+ * idle timeout and redirects checked like any link we open. Straight to the host (no proxy,
+ * and Node's http not patched by the editor's proxy support: storageAgents.ts `direct`) they go
+ * over our own reader of the answer (rawHttp.ts: one reused read buffer for the whole body, where
+ * Node's http allocates one per read, which cost 66 garbage collections per GiB); otherwise over
+ * Node's own HTTP client, which the editor routes through its proxy. The body goes to the file in
+ * bodyFile.ts. No Authorization header is ever set here: the link carries its own signature.
  */
 import * as l10n from '@vscode/l10n';
 import type * as https from 'node:https';
