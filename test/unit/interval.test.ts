@@ -70,6 +70,8 @@ describe('poll interval policy', () => {
     assert.equal(at(6_000), 8_000);
     assert.equal(at(100_000), 8_000);
     assert.equal(at(121_000), 12_000, 'past the window: back off by half from the last wait');
+    const slow = readings([0, 0], [400_000, 100], [402_000, 100]);
+    assert.equal(nextDelayMs(slow, { kind: 'unchanged', progress: 100 }, { floorMs: 15_000, ceilingMs: 60_000 }), 15_000, 'never below a floor set above 8 s');
   });
 
   it('doubles the wait of a queued export (no progress yet); an agent job (no progress) backs off by half', () => {

@@ -123,7 +123,8 @@ export function nextDelayMs(
   const { samples } = history;
   const last = samples[samples.length - 1];
   if (input.progress !== undefined && last !== undefined && finishing(history, last)) {
-    return Math.min(FINISHING_CEILING_MS, clamp(floorMs + (last.at - (history.fullSince ?? last.at))));
+    // Never below the floor (a person's setting may put it above the finishing ceiling).
+    return clamp(Math.min(FINISHING_CEILING_MS, floorMs + (last.at - (history.fullSince ?? last.at))));
   }
   // A change that did not move the progress (queued -> running at 0 %) says nothing of the end.
   const before = samples[samples.length - 2];
