@@ -4,7 +4,7 @@ const MINUTE = 60_000;
 
 /**
  * Demo data for the playground: agent jobs in every status (one finishing soon, with a pull
- * request), one export running and one completed.
+ * request), one export running and one completed, and the readers' analytics of its pages.
  */
 /** The demo jobs, as `kind:id`, for the playground to track. */
 export const DEMO_JOBS = [
@@ -27,4 +27,6 @@ export function seedDemo(sim: Simulator): void {
   sim.addAgentJob({ id: 'agent-old-cleanup', repository: 'https://github.com/acme/docs', ref: null, createdAt: now - 3 * 24 * 60 * MINUTE, durationMs: MINUTE, status: 'archived' });
   sim.addExportJob({ jobId: 'exp-demo-running', domain: 'docs.acme.dev', queuedMs: 20_000, durationMs: 25 * MINUTE, pages: 240 });
   sim.addExportJob({ jobId: 'exp-demo-done', domain: 'staging.docs.acme.dev', createdAt: now - 60 * MINUTE, queuedMs: 5_000, durationMs: 5 * MINUTE, pages: 236 });
+  // What readers said of the playground's pages (see playgroundSite.ts).
+  sim.seedPlaygroundAnalytics();
 }

@@ -1,4 +1,5 @@
 /** The simulator's public types: options, seeds, faults and the request log. */
+import type { AnalyticsRoute } from './analytics';
 
 export const DEMO_KEY = 'da_sim_demo_3f9c2a7e51b84d06';
 
@@ -79,7 +80,7 @@ export interface ExportJobSeed {
   progressCurve?: readonly (readonly [number, number])[];
 }
 
-export type RouteName = 'agent.get' | 'agent.create' | 'agent.message' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
+export type RouteName = 'agent.get' | 'agent.create' | 'agent.message' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get' | AnalyticsRoute;
 
 export type FaultSpec =
   /** `retryAfterDateSeconds`: a `Retry-After` HTTP date that many seconds after the simulator's clock, made for each answer. */

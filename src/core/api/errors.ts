@@ -51,7 +51,7 @@ export class AuthError extends ApiError {
   }
 }
 
-export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
+export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList' | 'analyticsPlan';
 
 /** The one cause of a 403, and what fixes it, in two sentences. */
 function causeSentences(cause: ForbiddenCause): string {
@@ -62,6 +62,8 @@ function causeSentences(cause: ForbiddenCause): string {
       return l10n.t("The cause: the key is read-only or lacks the scope for this call. To fix it, create a read-write admin key on the dashboard's API keys page and set it.");
     case 'ipAllowList':
       return l10n.t("The cause: the key's IP allow-list does not include this machine's address. To fix it, add this address to the key's allow-list on the dashboard's API keys page, or use a key without one.");
+    case 'analyticsPlan':
+      return l10n.t("The cause: the organization's plan does not include reader analytics. To fix it, it needs a paid plan: ask an owner of the organization to upgrade it.");
   }
 }
 
@@ -74,6 +76,8 @@ function causeItem(cause: ForbiddenCause): string {
       return l10n.t("the key is read-only or lacks the scope for this call (to fix it, create a read-write admin key on the dashboard's API keys page and set it)");
     case 'ipAllowList':
       return l10n.t("the key's IP allow-list does not include this machine's address (to fix it, add this address to the key's allow-list on the dashboard's API keys page, or use a key without one)");
+    case 'analyticsPlan':
+      return l10n.t("the organization's plan does not include reader analytics (to fix it, it needs a paid plan: ask an owner of the organization to upgrade it)");
   }
 }
 
@@ -97,7 +101,9 @@ export type ApiSubject =
   | { kind: 'exportJob'; id: string }
   | { kind: 'exportEndpoint' }
   /** Creating an agent job: the project's agent endpoint. */
-  | { kind: 'agentEndpoint'; projectId: string };
+  | { kind: 'agentEndpoint'; projectId: string }
+  /** The project's reader analytics. */
+  | { kind: 'analytics'; projectId: string };
 
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
@@ -124,6 +130,10 @@ function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined)
       return serverMessage
         ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
         : l10n.t('The agent endpoint of project "{0}" was not found (404). Check the project id and the base URL.', subject.projectId);
+    case 'analytics':
+      return serverMessage
+        ? l10n.t('The reader analytics of project "{0}" were not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
+        : l10n.t('The reader analytics of project "{0}" were not found (404). Check the project id and the base URL.', subject.projectId);
   }
 }
 
@@ -153,6 +163,8 @@ function conflictMessage(subject: ApiSubject, serverMessage: string | undefined)
       return serverMessage
         ? l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {0})', serverMessage)
         : l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)');
+    case 'analytics':
+      return serverMessage ? l10n.t('The reader analytics refused the request (409: {0}). Try again later.', serverMessage) : l10n.t('The reader analytics refused the request (409). Try again later.');
   }
 }
 
