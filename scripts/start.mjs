@@ -3,7 +3,6 @@
 // and prints the URL to open. Ctrl-C stops everything.
 //   npm start -- --port 8080 --host 127.0.0.1 --time-scale 10
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,6 +20,7 @@ ensureDeps();
 const { startCodeServer } = require(join(root, 'out/test/host/codeServer.js'));
 const { hostPaths } = require(join(root, 'out/test/host/versions.js'));
 const { workbenchUrl } = require(join(root, 'out/test/host/workbench.js'));
+const { writePlaygroundSite } = require(join(root, 'out/test/simulator/playgroundSite.js'));
 
 function startSimulator() {
   const child = spawn(process.execPath, [join(root, 'out/test/simulator/main.js'), '--demo', '--time-scale', arg('time-scale', '10')], {
@@ -44,12 +44,9 @@ const server = await startCodeServer({
   port: Number(arg('port', process.env.PORT ?? '8080')),
   settings: { 'docsAdmin.baseUrl': info.baseUrl, 'docsAdmin.projectId': info.projectId, 'workbench.colorTheme': 'Default Dark Modern' },
 });
-// A docs page to ask the agent about (Docs Admin: Ask Agent… on a selection).
-mkdirSync(join(server.workspace, 'docs'), { recursive: true });
-writeFileSync(
-  join(server.workspace, 'docs', 'quickstart.mdx'),
-  '---\ntitle: Quickstart\n---\n\n# Quickstart\n\nInstall the CLI with npm, then run it in your docs folder.\n\n<Tip>Node 20 or later is required.</Tip>\n\n## Next steps\n\nRead the configuration guide.\n',
-);
+// The docs site (docs/docs.json and its pages) that the simulator's reader analytics speak of,
+// and the page to ask the agent about (Docs Admin: Ask Agent… on a selection).
+writePlaygroundSite(server.workspace);
 // The extension, in development mode only, stores this demo key and tracks the demo jobs.
 const url = workbenchUrl(server, {
   extensionDevelopmentPath: root,
@@ -69,6 +66,10 @@ simulator's demo key stored and its demo jobs tracked):
 Try Ask Agent: open docs/quickstart.mdx, select a few lines, right-click, Docs Admin: Ask
 Agent…, write what to change and press Ctrl+Enter. The job runs for about 9 s and opens a
 pull request.
+
+Try Readers: docs/quickstart.mdx shows what readers said of it on its first line; the Readers
+view ranks the pages, lists the unanswered questions and the searches that found nothing; Ask
+Agent About This on any row opens the composer with the readers' words quoted.
 
 Ctrl-C stops everything.`);
 

@@ -16,6 +16,12 @@ import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
 import * as previewBundle from './vscode/commands/previewBundle';
 import * as publish from './vscode/commands/publish';
+import * as readersAskAgent from './vscode/commands/readersAskAgent';
+import * as readersOpenPage from './vscode/commands/readersOpenPage';
+import * as readersPeriod from './vscode/commands/readersPeriod';
+import * as readersRefresh from './vscode/commands/readersRefresh';
+import * as readersRevealContact from './vscode/commands/readersRevealContact';
+import * as readersShowPage from './vscode/commands/readersShowPage';
 import * as reviewAgentChanges from './vscode/commands/reviewAgentChanges';
 import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
@@ -30,6 +36,7 @@ import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
 import { seedPlayground } from './vscode/playground';
 import { PreviewManager } from './vscode/preview';
+import { Readers } from './vscode/readers/readers';
 import { Session } from './vscode/session';
 import { watchSettings } from './vscode/settingsWatcher';
 import { JobsStatusBar } from './vscode/statusBar';
@@ -59,6 +66,12 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   publish,
   importBundle,
   availability,
+  readersRefresh,
+  readersPeriod,
+  readersShowPage,
+  readersOpenPage,
+  readersAskAgent,
+  readersRevealContact,
 ];
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
@@ -77,6 +90,7 @@ export interface DocsAdminInternals {
   setup: SetupProgress;
   git: GitAccess;
   composer: PromptComposer;
+  readers: Readers;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -101,7 +115,9 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
-  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git };
+  // Reader analytics: nothing asked nor scanned until the Readers view or a docs page needs them.
+  const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen());
+  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git, readers };
 
   context.subscriptions.push(
     channel,
@@ -113,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     previews,
     values,
     composer,
+    readers,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
@@ -129,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, git, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, git, readers, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

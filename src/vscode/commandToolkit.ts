@@ -10,6 +10,7 @@ import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
 import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
+import type { Readers } from './readers/readers';
 import type { Session } from './session';
 import type { JobNode } from './tree/jobsTree';
 import type { SetupProgress } from './walkthrough';
@@ -31,6 +32,8 @@ export interface Deps {
   composer: PromptComposer;
   /** The built-in Git extension, when enabled (Review Changes, Check Out Agent Branch). */
   git: GitAccess;
+  /** The reader analytics: the model, the Readers view, the docs roots. */
+  readers: Readers;
 }
 
 /**

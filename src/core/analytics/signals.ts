@@ -6,7 +6,7 @@
  */
 import type { DocsSite, PathMatch } from './mapping';
 import type { SiteAnalytics } from './site';
-import { OPEN_STATUSES, type CodeFeedback, type Conversation, type FeedbackEntry, type SearchRow, type TrafficRow } from './types';
+import { OPEN_STATUSES, type CodeFeedback, type Conversation, type FeedbackEntry, type SearchRow } from './types';
 import { normalizeUrlPath } from './urlPath';
 
 export interface Signals {
@@ -112,12 +112,17 @@ export interface SiteIndex {
   unmatched: UnmatchedPath[];
 }
 
-/** Signals per file through the mapping; paths that match no file are kept apart with the reason. */
-export function signalsByFile(byPath: Map<string, PathSignals>, site: DocsSite): SiteIndex {
+/**
+ * Signals per file through the mapping (a `DocsSite`, or a function that resolves a path the
+ * same way, across several docs roots say: `file` is then whatever key it gives); paths that
+ * match no file are kept apart with the reason.
+ */
+export function signalsByFile(byPath: Map<string, PathSignals>, site: DocsSite | ((path: string) => PathMatch)): SiteIndex {
+  const resolve = typeof site === 'function' ? site : (path: string) => site.resolve(path);
   const files = new Map<string, FileSignals>();
   const unmatched: UnmatchedPath[] = [];
   for (const s of byPath.values()) {
-    const match = site.resolve(s.path);
+    const match = resolve(s.path);
     if (match.kind !== 'page') {
       unmatched.push({ match, signals: s });
       continue;
@@ -153,9 +158,4 @@ export function unansweredWithoutPage(site: SiteAnalytics): Map<string | undefin
 /** Searches that found nothing useful: no clicked page, or a click-through rate under `threshold` (0 to 1); most searched first. */
 export function unhelpfulSearches(searches: readonly SearchRow[], threshold: number): SearchRow[] {
   return searches.filter((s) => s.topClickedPage === null || s.topClickedPage.trim() === '' || s.ctr < threshold).sort((a, b) => b.hits - a.hits);
-}
-
-/** A page's views, when it has any: the paths' rows summed. */
-export function viewsOf(rows: readonly TrafficRow[]): { human: number; ai: number; total: number } {
-  return rows.reduce((sum, r) => ({ human: sum.human + r.human, ai: sum.ai + r.ai, total: sum.total + r.total }), { human: 0, ai: 0, total: 0 });
 }
