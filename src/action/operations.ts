@@ -1,7 +1,7 @@
 /**
- * The action's three operations, over the core: `export` (start, wait, generate the bundle
- * link), `publish` (the core's publish pipeline: export, wait, bundle, values file, rollout) and
- * `agent` (create a job from a prompt, wait for it). Each fills in the `Report` as it goes, so
+ * The action's operations, over the core: `export` (start, wait, generate the bundle link),
+ * `publish` (the core's publish pipeline: export, wait, bundle, values file, rollout), `agent`
+ * (create a job from a prompt, wait for it) and `report` (what readers said: report.ts). Each fills in the `Report` as it goes, so
  * the summary and the outputs show what was done even when a later step fails.
  */
 import * as l10n from '@vscode/l10n';
@@ -18,6 +18,7 @@ import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
+import { reportOperation, type ReaderReport } from './report';
 import { rolloutRunner } from './rollout';
 import type { Operation } from './spec';
 
@@ -35,6 +36,8 @@ export interface Report {
   valuesChanged?: boolean;
   rolledOut?: boolean;
   agent?: AgentJob;
+  /** The report operation's findings. */
+  readers?: ReaderReport;
   failure?: string;
 }
 
@@ -45,7 +48,7 @@ export interface OperationContext {
   line(text: string): void;
   /** Sets an output as soon as its value is known. */
   output(name: 'job-id' | 'bundle-url' | 'expires-at' | 'pr-link', value: string): void;
-  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt'): string;
+  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'days' | 'rows'): string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -177,5 +180,7 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
       return publishOperation(ctx);
     case 'agent':
       return agentOperation(ctx);
+    case 'report':
+      return reportOperation(ctx);
   }
 }

@@ -4,7 +4,7 @@
  * no other output: `Runner.input` and `Runner.output` take these names only.
  */
 
-export const OPERATIONS = ['publish', 'export', 'agent'] as const;
+export const OPERATIONS = ['publish', 'export', 'agent', 'report'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Each input: whether the workflow must give it, and its default (the runner fills it in; the entry assumes the same). */
@@ -15,6 +15,8 @@ export const INPUTS = {
   'values-file': { required: false },
   'rollout-command': { required: false },
   prompt: { required: false },
+  days: { required: false, default: '7' },
+  rows: { required: false, default: '10' },
   timeout: { required: false, default: '1800' },
   'base-url': { required: true },
   'project-id': { required: false },

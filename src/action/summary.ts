@@ -29,6 +29,8 @@ function headline(report: Report): string {
       return domain === '' ? l10n.t('Docs Admin: export') : l10n.t('Docs Admin: export {0}', domain);
     case 'agent':
       return l10n.t('Docs Admin: agent job');
+    case 'report':
+      return report.readers === undefined ? l10n.t('Docs Admin: what readers said') : l10n.t('Docs Admin: what readers said, {0} to {1}', report.readers.range.from, lastDay(report.readers.range.to));
     default:
       return l10n.t('Docs Admin');
   }
@@ -43,9 +45,52 @@ function outcome(report: Report): string {
       return l10n.t('**Exported**: the bundle link is ready.');
     case 'agent':
       return report.agent?.prLink === null ? l10n.t('**Done**: the agent changed no file.') : l10n.t('**Done**: the agent opened a pull request.');
+    case 'report': {
+      const c = report.readers?.counts;
+      return c === undefined ? '' : l10n.t('**{0}** pages with thumbs down, open comments or unanswered questions; **{1}** questions the docs assistant could not answer; **{2}** searches that found nothing useful.', c.pages, c.questions, c.searches);
+    }
     default:
       return '';
   }
+}
+
+/** The last day of a range whose `to` is exclusive. */
+function lastDay(to: string): string {
+  const at = Date.parse(`${to}T00:00:00Z`);
+  return Number.isNaN(at) ? to : new Date(at - 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A Markdown table; every cell from outside already escaped by the caller. */
+function markdownTable(headers: string[], rows: string[][]): string[] {
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+/** The report operation's sections: pages, unanswered questions, searches; each cell escaped. */
+function readerSections(report: Report): string[] {
+  const r = report.readers;
+  if (r === undefined) return [];
+  const more = (shown: number, all: number) => (all > shown ? [l10n.t('…and {0} more.', all - shown), ''] : []);
+  const out: string[] = [];
+  out.push(`#### ${l10n.t('Pages with the most thumbs down')}`, '');
+  if (r.pages.length === 0) out.push(l10n.t('None in this period.'), '');
+  else {
+    out.push(...markdownTable([l10n.t('Page'), l10n.t('Thumbs down'), l10n.t('Thumbs up'), l10n.t('Open comments'), l10n.t('Unanswered questions'), l10n.t('Views')], r.pages.map((p) => [forMarkdown(p.path), String(p.thumbsDown), String(p.thumbsUp), String(p.openComments), String(p.unanswered), p.views === undefined ? '' : String(p.views)])), '');
+    out.push(...more(r.pages.length, r.counts.pages));
+  }
+  out.push(`#### ${l10n.t('Questions the docs assistant could not answer')}`, '');
+  if (r.questions.length === 0) out.push(l10n.t('None in this period.'), '');
+  else {
+    out.push(...markdownTable([l10n.t('Question'), l10n.t('Asked on'), l10n.t('Category'), l10n.t('When')], r.questions.map((q) => [forMarkdown(q.query), q.pageUrl === null ? '' : forMarkdown(q.pageUrl), q.queryCategory === null ? '' : forMarkdown(q.queryCategory), forMarkdown(q.timestamp.slice(0, 10))])), '');
+    out.push(...more(r.questions.length, r.counts.questions));
+  }
+  out.push(`#### ${l10n.t('Searches that found nothing useful')}`, '');
+  if (r.searches.length === 0) out.push(l10n.t('None in this period.'), '');
+  else {
+    out.push(...markdownTable([l10n.t('Search'), l10n.t('Searches'), l10n.t('Click-through'), l10n.t('Most clicked')], r.searches.map((s) => [forMarkdown(s.searchQuery), String(s.hits), `${Math.round(s.ctr * 100)} %`, s.topClickedPage === null ? l10n.t('none') : forMarkdown(s.topClickedPage)])), '');
+    out.push(...more(r.searches.length, r.counts.searches));
+  }
+  for (const note of r.notes) out.push(`> ${forMarkdown(note)}`, '');
+  return out;
 }
 
 export function summaryMarkdown(report: Report): string {
@@ -68,5 +113,5 @@ export function summaryMarkdown(report: Report): string {
     add(l10n.t('Repository'), `${markdownLink(agent.source.repository)}${agent.source.ref === null ? '' : ` @ ${forMarkdown(agent.source.ref)}`}`);
     add(l10n.t('Pull request'), agent.prLink === null ? undefined : markdownLink(agent.prLink));
   }
-  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ''].join('\n');
+  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ...readerSections(report), ''].join('\n');
 }

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { periodRange } from '../../src/core/analytics/period';
 import { bulkAnalytics, emptyAnalytics, PLAYGROUND_CONTACTS, Simulator } from '../simulator';
 import { collector } from './support/collector';
 
@@ -16,7 +17,9 @@ const CLI = resolve(__dirname, '../../../dist/cli.js');
 describe('the docs-admin CLI: analytics', function () {
   this.timeout(30_000);
   let sim: Simulator;
-  const range = ['--from', '2026-10-01', '--to', '2026-12-01'];
+  // The last 60 days: every record the playground's data holds, whenever the test runs.
+  const days = periodRange(60, Date.now());
+  const range = ['--from', days.from, '--to', days.to];
 
   before(async () => {
     assert.ok(existsSync(CLI), `${CLI} is built by "node esbuild.mjs"`);
@@ -62,19 +65,19 @@ describe('the docs-admin CLI: analytics', function () {
   });
 
   it('follows pages only as far as --limit needs: 150 of 250 entries in two requests (100, then 50)', async () => {
-    sim.setAnalytics(bulkAnalytics(Date.parse('2026-11-20T00:00:00Z'), { seed: 9, pages: ['/a', '/b', '/c'], feedback: 250, conversations: 0, searches: 0, days: 30 }));
+    sim.setAnalytics(bulkAnalytics(Date.now(), { seed: 9, pages: ['/a', '/b', '/c'], feedback: 250, conversations: 0, searches: 0, days: 30 }));
     const r = await cli(['analytics', 'feedback', ...range, '--limit', '150', '--format', 'json']);
     assert.equal(r.code, 0, r.stderr);
     const body = JSON.parse(r.stdout) as { feedback: unknown[]; truncated: boolean; from: string; to: string };
     assert.equal(body.feedback.length, 150);
     assert.equal(body.truncated, true);
     assert.deepEqual(analytics().map((q) => new URLSearchParams(q.query).get('limit')), ['100', '50']);
-    assert.deepEqual([new URLSearchParams(analytics()[0]!.query).get('dateFrom'), new URLSearchParams(analytics()[0]!.query).get('dateTo')], ['2026-10-01', '2026-12-01']);
+    assert.deepEqual([new URLSearchParams(analytics()[0]!.query).get('dateFrom'), new URLSearchParams(analytics()[0]!.query).get('dateTo')], [days.from, days.to]);
   });
 
   it('CSV neutralises cells a spreadsheet would run (= + - @, tab), and keeps quotes and line breaks inside their cell', async () => {
     const data = emptyAnalytics();
-    const at = Date.parse('2026-11-10T00:00:00Z');
+    const at = Date.now() - 86_400_000;
     const comments = ['=HYPERLINK("http://evil.example","x")', '+cmd|\' /C calc\'!A0', '-2+3', '@SUM(A1:A2)', '\tinvisible', '＝fullwidth', 'line one\nline "two"'];
     comments.forEach((comment, i) => data.feedback.push({ id: `f${i}`, path: '/p', comment, createdAt: at - i * 1000, source: 'agent', status: 'pending' }));
     data.searches.push({ query: '=1+1', at, hits: 3, clicks: {} });
