@@ -65,7 +65,8 @@ export function scanRun(userDataDir: string, printed: { source: string; text: st
   const files = filesBelow(logs);
   const texts = [...files.map((file) => ({ source: relative(logs, file), text: readFileSync(file, 'utf8') })), ...printed];
   const channel = texts.filter((t) => t.source.endsWith('docs-admin.docs-admin/Docs Admin.log')).map((t) => t.text).join('\n');
-  const disk = folders.flatMap((folder) => filesBelow(folder).filter((file) => statSync(file).size <= MAX_DISK_FILE).map((file) => ({ source: `file ${file}`, text: readFileSync(file).toString('latin1') })));
+  // Regular files only (code-server keeps its IPC socket in the user data).
+  const disk = folders.flatMap((folder) => filesBelow(folder).filter((file) => { const s = statSync(file); return s.isFile() && s.size <= MAX_DISK_FILE; }).map((file) => ({ source: `file ${file}`, text: readFileSync(file).toString('latin1') })));
   const leaks = [...secretLeaks(texts, secrets), ...secretLeaks(disk, { keys: [], signatures: [], contacts: secrets.contacts })];
   return { files: files.map((f) => relative(logs, f)), channel, leaks, keys: secrets.keys.length, signatures: secrets.signatures.length, contacts: secrets.contacts.length, diskFiles: disk.length };
 }

@@ -10,6 +10,7 @@ import { DEMO_JOBS, seedDemo } from '../simulator/demo';
 import { redactSecrets } from '../../src/core/redact';
 import { Simulator } from '../simulator';
 import { makeTestCertificates } from '../support/certificates';
+import { writePlaygroundSite } from '../simulator/playgroundSite';
 import { makeAgentRepository, type AgentRepository } from './agentRepository';
 import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
@@ -154,6 +155,8 @@ async function main(): Promise<void> {
     writeFileSync(join(server.userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'docsAdmin.network.extraCaCertificates': [pki.caFile] }));
     // The docs repository the demo agent job works on, cloned in the workspace (for Review Changes).
     repository = makeAgentRepository(server.workspace, 'agent/quickstart');
+    // The playground's docs site (docs/docs.json and its pages), which the simulator's reader analytics speak of.
+    writePlaygroundSite(server.workspace);
     // The values file the publish writes to, there from the start: with the Git extension on,
     // Quick Open's file list does not always see a file made later in time.
     const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
@@ -230,6 +233,40 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
 
+    // Readers: the quickstart's signals on its first line; the Readers view; Ask Agent About This
+    // on an unanswered question, the question quoted in the composer.
+    await runCommand(page, 'View: Close All Editor Groups');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('quickstart.mdx');
+    await expectText(page, '.quick-input-widget .monaco-list', /quickstart\.mdx/, 'the page in Quick Open');
+    await page.keyboard.press('Enter');
+    const lens = await expectText(page, '.editor-instance .codelens-decoration', /\d+ open comments? · \d+ unanswered questions? · [\d.]+k? views \(\d+ % AI\)/, 'the page\'s reader signals on its first line', 30_000);
+    // Room for the Readers view: the two job views folded for a moment.
+    const header = (name: string) => page!.locator('.sidebar .pane-header', { hasText: name }).first();
+    for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) === 'true') await header(name).click();
+    if ((await header('Readers').getAttribute('aria-expanded')) !== 'true') await header('Readers').click();
+    await expectText(page, '.sidebar', /Pages[\s\S]*docs\/quickstart\.mdx[\s\S]*Unanswered questions[\s\S]*Searches that found nothing useful/, 'the Readers view', 30_000);
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'Unanswered questions' }).first().click();
+    // The quickstart's row under Unanswered questions: the second (the first is under Pages).
+    const rows = page.locator('.sidebar .monaco-list-row[aria-level="2"]', { hasText: 'docs/quickstart.mdx' });
+    await rows.nth((await rows.count()) - 1).click();
+    await expectText(page, '.sidebar', /How do I install the CLI on Windows\?/, 'the unanswered questions of the quickstart');
+    await page.mouse.move(900, 650);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'readers-view.png') });
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'How do I install the CLI on Windows?' }).first().click({ button: 'right' });
+    await page.waitForTimeout(600);
+    await page.locator('.context-view .action-label', { hasText: 'Ask Agent About This' }).first().click();
+    await expectText(page, '.editor-instance >> nth=1', /Page:\sdocs\/quickstart\.mdx\s\(\/quickstart\son\sthe\ssite\)[\s\S]*could\snot\sanswer[\s\S]*>\sHow\sdo\sI\sinstall\sthe\sCLI\son\sWindows\?[\s\S]*My\sinstruction:/, 'the composer with the question quoted');
+    await page.keyboard.type('Add a Windows section to the quickstart.', { delay: 5 });
+    await page.keyboard.press('Control+Home');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'readers-ask-agent.png') });
+    await runCommand(page, 'Docs Admin: Discard Prompt Draft');
+    for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
+    console.log(`UI check: reader signals seen on the page ("${lens.split('\n')[0] ?? ''}"), the Readers view, and Ask Agent About This`);
+
     // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
     await expectText(page, '.gettingStartedContainer', /Get started with Docs Admin[\s\S]*Set your admin key/, 'the walkthrough');
@@ -239,7 +276,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, See what readers say: true, Start a static export: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }
@@ -292,7 +329,7 @@ async function main(): Promise<void> {
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    console.log(`UI check: tree rows, readers, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);
