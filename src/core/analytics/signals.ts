@@ -41,7 +41,12 @@ function empty(): Signals {
   return { thumbsUp: 0, thumbsDown: 0, comments: [], openComments: 0, codeFeedback: [], unanswered: [], views: undefined };
 }
 
-const newest = (a: string | null, b: string | null) => (b ?? '').localeCompare(a ?? '');
+/** Newest first, by ISO date (plain comparison: ISO 8601 in UTC sorts as text). */
+const newest = (a: string | null, b: string | null) => {
+  const x = a ?? '';
+  const y = b ?? '';
+  return x < y ? 1 : x > y ? -1 : 0;
+};
 
 /** Whether the signals hold anything worth a line (a page without data shows nothing). */
 export function hasSignals(s: Signals): boolean {
@@ -51,8 +56,11 @@ export function hasSignals(s: Signals): boolean {
 /** Per normalised path. Thumbs from the per-page counts where the server gave them, else counted from the entries. */
 export function signalsByPath(site: SiteAnalytics): Map<string, PathSignals> {
   const paths = new Map<string, PathSignals>();
+  // Many entries share a path (or a page URL): each is normalised once.
+  const normal = new Map<string, string | undefined>();
   const at = (raw: string): PathSignals | undefined => {
-    const path = normalizeUrlPath(raw) ?? (raw.trim() === '' ? undefined : raw.trim());
+    let path = normal.get(raw);
+    if (path === undefined && !normal.has(raw)) normal.set(raw, (path = normalizeUrlPath(raw) ?? (raw.trim() === '' ? undefined : raw.trim())));
     if (path === undefined) return undefined;
     let s = paths.get(path);
     if (s === undefined) paths.set(path, (s = { path, ...empty() }));

@@ -6,8 +6,13 @@
  * paths are case-sensitive. Pure.
  */
 
+/** A path already in the normal form: no escape, no empty, `.` or `..` segment, no trailing slash. */
+const NORMAL = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~!$&'()*+,;=:@-]+)+$/;
+
 /** The normalised path; undefined for what is not an http(s) URL or a path. */
 export function normalizeUrlPath(input: string): string | undefined {
+  // Most paths the analytics give are normal already: no URL parsing for them.
+  if (NORMAL.test(input)) return input;
   const raw = input.trim();
   if (raw === '') return undefined;
   const absolute = /^[a-z][a-z0-9+.-]*:/i.test(raw) && !raw.startsWith('/');

@@ -7,6 +7,7 @@
  * opened) loads the period, once for the whole site; later needs within the cache time are
  * answered from memory. Which contacts the person revealed is kept here, in memory only.
  */
+import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { AnalyticsApi } from '../../core/analytics/api';
 import { PERIOD_DAYS, periodRange, rangeKey, type PeriodDays } from '../../core/analytics/period';
@@ -39,6 +40,29 @@ export interface PageEntry {
   unmatched?: Unmatched;
 }
 
+/** A file's page: its URI and label worked out when first asked for (a site may have thousands). */
+class FilePage implements PageEntry {
+  readonly key: string;
+  readonly paths: string[];
+  readonly signals: Signals;
+  private uriValue: vscode.Uri | undefined;
+  private labelValue: string | undefined;
+
+  constructor(f: FileSignals) {
+    this.key = f.file;
+    this.paths = f.paths.sort();
+    this.signals = f;
+  }
+
+  get uri(): vscode.Uri {
+    return (this.uriValue ??= vscode.Uri.parse(this.key));
+  }
+
+  get label(): string {
+    return (this.labelValue ??= vscode.workspace.asRelativePath(this.uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1));
+  }
+}
+
 export interface Indexed {
   site: SiteAnalytics;
   /** Files with signals, ranked by need. */
@@ -61,6 +85,8 @@ export class ReadersModel implements vscode.Disposable {
   private failedAt = new Map<string, number>();
   private config: ReadersConfig = readReadersConfig();
   private rateLimitedUntil: number | undefined;
+  /** How long the last index took to build (ms), for the log and the benchmark. */
+  lastIndexMs: number | undefined;
   /** Feedback ids whose contact the person chose to see (memory only). */
   readonly revealed = new Set<string>();
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -79,7 +105,10 @@ export class ReadersModel implements vscode.Disposable {
         if (session.client !== this.storeClient) this.reset();
         this.emitter.fire();
       }),
-      sites.onDidChange(() => this.emitter.fire()),
+      sites.onDidChange(() => {
+        if (this.site() !== undefined) this.index();
+        this.emitter.fire();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('docsAdmin.readers')) return;
         const before = this.config;
@@ -205,7 +234,11 @@ export class ReadersModel implements vscode.Disposable {
         });
       },
     });
-    store.onDidChange(() => this.emitter.fire());
+    store.onDidChange(() => {
+      // The index is built as the data arrives, so a page opened after is a look-up.
+      if (store.state(this.range).kind === 'ready') this.index();
+      this.emitter.fire();
+    });
     this.store = store;
     return store;
   }
@@ -227,15 +260,15 @@ export class ReadersModel implements vscode.Disposable {
     if (site === undefined) return undefined;
     const threshold = this.config.lowClickThrough;
     if (this.indexed?.site === site && this.indexed.version === this.sites.version && this.indexed.threshold === threshold) return this.indexed.value;
+    const started = performance.now();
     const byPath = signalsByPath(site);
     const { files, unmatched } = signalsByFile(byPath, (path) => this.sites.resolve(path));
-    const pages = [...files.values()].filter(hasSignals).map((f: FileSignals): PageEntry => {
-      const uri = vscode.Uri.parse(f.file);
-      return { key: f.file, uri, label: vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1), paths: f.paths.sort(), signals: f };
-    });
+    const pages = [...files.values()].filter(hasSignals).map((f: FileSignals): PageEntry => new FilePage(f));
     const lost = unmatched.filter((u) => hasSignals(u.signals)).map((u): PageEntry => ({ key: `path:${u.signals.path}`, label: u.signals.path, paths: [u.signals.path], signals: u.signals, unmatched: u.match }));
-    pages.sort((a, b) => compareByNeed(a.signals, b.signals) || a.label.localeCompare(b.label));
-    lost.sort((a, b) => compareByNeed(a.signals, b.signals) || a.label.localeCompare(b.label));
+    // Ties in order of the key (a file's URI): no label is worked out until a row shows it.
+    const byKey = (a: PageEntry, b: PageEntry) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    pages.sort((a, b) => compareByNeed(a.signals, b.signals) || byKey(a, b));
+    lost.sort((a, b) => compareByNeed(a.signals, b.signals) || byKey(a, b));
     const value: Indexed = {
       site,
       pages,
@@ -246,6 +279,8 @@ export class ReadersModel implements vscode.Disposable {
       hasDocsRoot: (this.sites.current?.length ?? 0) > 0,
     };
     this.indexed = { site, version: this.sites.version, threshold, value };
+    this.lastIndexMs = performance.now() - started;
+    this.log.debug(`Reader analytics indexed: ${pages.length} pages with signals, ${lost.length} paths no file serves, in ${this.lastIndexMs.toFixed(1)} ms.`);
     return value;
   }
 
