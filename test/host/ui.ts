@@ -247,10 +247,16 @@ async function main(): Promise<void> {
     for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) === 'true') await header(name).click();
     if ((await header('Readers').getAttribute('aria-expanded')) !== 'true') await header('Readers').click();
     await expectText(page, '.sidebar', /Pages[\s\S]*docs\/quickstart\.mdx[\s\S]*Unanswered questions[\s\S]*Searches that found nothing useful/, 'the Readers view', 30_000);
-    await page.locator('.sidebar .monaco-list-row', { hasText: 'Unanswered questions' }).first().click();
+    // The group's row (level 1), not a page whose description counts its unanswered questions.
+    const questionsGroup = page.locator('.sidebar .monaco-list-row[aria-level="1"]', { hasText: /^\s*Unanswered questions/ }).first();
+    if ((await questionsGroup.getAttribute('aria-expanded')) !== 'true') await questionsGroup.click();
     // The quickstart's row under Unanswered questions: the second (the first is under Pages).
     const rows = page.locator('.sidebar .monaco-list-row[aria-level="2"]', { hasText: 'docs/quickstart.mdx' });
-    await rows.nth((await rows.count()) - 1).click();
+    for (let until = Date.now() + 10_000; (await rows.count()) < 2; await page.waitForTimeout(200)) {
+      if (Date.now() > until) throw new Error('UI check: the quickstart under Unanswered questions not seen');
+    }
+    const questionRow = rows.nth(1);
+    if ((await questionRow.getAttribute('aria-expanded')) !== 'true') await questionRow.click();
     await expectText(page, '.sidebar', /How do I install the CLI on Windows\?/, 'the unanswered questions of the quickstart');
     await page.mouse.move(900, 650);
     await page.waitForTimeout(800);
