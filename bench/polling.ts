@@ -23,7 +23,7 @@ import { median, percentile, prng, ratio, type Bench, type Measure } from './typ
 import { isAgentTerminal, isExportTerminal, isTerminal, type JobKey } from '../src/core/jobs/trackedJob';
 import { AdminApiClient } from '../src/core/api/client';
 import { planJobs, WORKLOADS, type Kind, type PlannedJob } from './workloads';
-import { countPhases, gapsOf, mergeTraces, paceNotes, phaseNote, phaseOf, type Phase, type Trace } from './pollingTrace';
+import { countPhases, fullStretchMs, gapsOf, mergeTraces, paceNotes, phaseNote, phaseOf, type Phase, type Trace } from './pollingTrace';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -224,6 +224,7 @@ function summarize(outcomes: readonly JobOutcome[]): Summary {
       exportPhases: countPhases(of('export').flatMap((o) => o.phases)),
       agentGapsMs: of('agent').flatMap((o) => gapsOf(o.pollTimes)),
       queuedGapsMs: of('export').map((o) => gapsOf(o.pollTimes).filter((_, i) => (o.pollTimes[i] ?? Infinity) < o.queuedUntil)),
+      exportEnds: of('export').flatMap((o) => (o.latencyMs === undefined ? [] : [{ latencyMs: o.latencyMs, standMs: fullStretchMs(o.job) }])),
     },
     unseen: outcomes.filter((o) => o.latencyMs === undefined).length,
     over60: outcomes.filter((o) => o.requests > 60).length,
@@ -314,11 +315,9 @@ export const polling: Bench = async (options) => {
   for (const workload of WORKLOADS) {
     const ours: Summary[] = [];
     const fixed: Summary[] = [];
-    const plans: PlannedJob[][] = [];
     let jobs: PlannedJob[] = [];
     for (let run = 0; run < runs; run++) {
       jobs = workload.plan(prng(seed + 101 * run + workload.name.length), options.quick);
-      plans.push(jobs);
       const t0 = Date.now();
       const [o, f] = [summarize(await runPolicy(jobs, POLICIES.ours)), summarize(await runPolicy(jobs, POLICIES.fixed10))];
       ours.push(o);
@@ -334,7 +333,7 @@ export const polling: Bench = async (options) => {
       measures.push({ metric: `${workload.name}: ${metric}`, unit, ours: o, min: Math.min(...ours.map(pick)), max: Math.max(...ours.map(pick)), baseline: b, baselineName: BASELINE_NAME.fixed10, ratio: ratio(o, b), ...(goal === undefined ? {} : { goal: goal.goal, pass: goal.pass(o, b) }) });
     };
     if (kind === 'export') {
-      phaseNotes.push(phaseNote(workload.name, median(ours.map((s) => s.requests.export)), mergeTraces(ours.map((s) => s.trace)), plans));
+      phaseNotes.push(phaseNote(workload.name, median(ours.map((s) => s.requests.export)), mergeTraces(ours.map((s) => s.trace))));
       row(`requests, ${jobs.length} export jobs`, 'requests', (s) => s.requests.export, { goal: '<= 0.5x the 10 s poller', pass: (o, b) => o <= 0.5 * b });
       row('export detection latency p50', 's', (s) => s.p50.export, { goal: 'lower than the 10 s poller', pass: (o, b) => o < b });
       row('export detection latency p95', 's', (s) => s.p95.export);
@@ -362,13 +361,8 @@ export const polling: Bench = async (options) => {
   // What the scheduler was seen to do, from the steady workload's reads (focused), and where each workload's export reads went.
   const steadyTrace = mergeTraces(results.ours.map((s) => s.trace));
   notes.push(...paceNotes(steadyTrace, { ours: med('ours', (s) => s.p50.agent), poller: med('fixed10', (s) => s.p50.agent) }));
-  notes.push(phaseNote('steady', med('ours', (s) => s.requests.export), steadyTrace, plansOfSteady(seed, runs, options.quick)));
+  notes.push(phaseNote('steady', med('ours', (s) => s.requests.export), steadyTrace));
   notes.push(...phaseNotes);
   if (options.quick) notes.push('Quick (smoke) sizes: a handful of short jobs, too few for the goals to mean much; the full run is the measurement.');
   return { name: 'polling', measures, notes };
 };
-
-/** The steady workload's plans, one per seed, as the runs above made them. */
-function plansOfSteady(seed: number, runs: number, quick: boolean): PlannedJob[][] {
-  return Array.from({ length: runs }, (_, run) => planJobs(seed + run, quick));
-}

@@ -7,10 +7,11 @@
  */
 import type { ExportJob } from '../src/core/api/types';
 import { FULL_PROGRESS } from '../src/core/jobs/interval';
-import { median } from './types';
+import { median, percentile } from './types';
 import type { PlannedJob } from './workloads';
 
 const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
 /** The fixed poller the agent goals are set against. */
 const POLLER_MS = 10 * SECOND;
 
@@ -70,12 +71,19 @@ export interface Trace {
   agentGapsMs: number[];
   /** Per export: the waits between two reads while it was still queued at the first of them. */
   queuedGapsMs: number[][];
+  /** Per export seen ending: how late, and how long its plan has it stand at 100 % before the end. */
+  exportEnds: { latencyMs: number; standMs: number }[];
 }
 
 /** The trace's figures, median over seeds (phases) or pooled (waits). */
 export function mergeTraces(traces: readonly Trace[]): Trace {
   const phases = Object.fromEntries(PHASES.map((p) => [p, median(traces.map((t) => t.exportPhases[p]))])) as Record<Phase, number>;
-  return { exportPhases: phases, agentGapsMs: traces.flatMap((t) => t.agentGapsMs), queuedGapsMs: traces.flatMap((t) => t.queuedGapsMs) };
+  return {
+    exportPhases: phases,
+    agentGapsMs: traces.flatMap((t) => t.agentGapsMs),
+    queuedGapsMs: traces.flatMap((t) => t.queuedGapsMs),
+    exportEnds: traces.flatMap((t) => t.exportEnds),
+  };
 }
 
 /** How much each wait of a queued export was over the one before it (median over every pair of consecutive waits). */
@@ -84,16 +92,26 @@ export function growthOf(perJob: readonly (readonly number[])[]): number | undef
   return factors.length === 0 ? undefined : median(factors);
 }
 
-/** One sentence for a workload's export reads by phase, and its exports' time at 100 %. */
-export function phaseNote(workload: string, requests: number, trace: Trace, plans: readonly (readonly PlannedJob[])[]): string {
+/**
+ * One sentence for a workload: its export reads by phase, its exports' time at 100 %, and where
+ * the slowest tenth of the ends came (the ones the p95 is made of).
+ */
+export function phaseNote(workload: string, requests: number, trace: Trace): string {
   const { queued, running, full, ended } = trace.exportPhases;
-  const stretches = plans.flatMap((jobs) => jobs.filter((job) => job.kind === 'export').map(fullStretchMs));
+  const stretches = trace.exportEnds.map((end) => end.standMs);
   const early = stretches.filter((ms) => ms >= SECOND);
   const atFull =
     early.length === 0
       ? 'by the plan, no export stands at 100 % before its end'
       : `by the plan, ${early.length} of ${stretches.length} exports reach 100 % before their end and run on there for ${describeMs(early)}`;
-  return `${workload}: of our ${requests} export requests (each figure a median over the seeds), ${queued} found the job queued, ${running} running below 100 %, ${full} at 100 % and still running, ${ended} ended; ${atFull}.`;
+  const cut = percentile(trace.exportEnds.map((end) => end.latencyMs), 90);
+  const slowest = trace.exportEnds.filter((end) => end.latencyMs >= cut);
+  const stood = slowest.filter((end) => end.standMs >= MINUTE);
+  const tail =
+    slowest.length === 0
+      ? ''
+      : `; the slowest tenth of the ends (${slowest.length}, seen ${describeMs(slowest.map((end) => end.latencyMs))} late) came after a stand at 100 % of ${describeMs(slowest.map((end) => end.standMs))}, ${stood.length} of them a minute or longer`;
+  return `${workload}: of our ${requests} export requests (each figure a median over the seeds), ${queued} found the job queued, ${running} running below 100 %, ${full} at 100 % and still running, ${ended} ended; ${atFull}${tail}.`;
 }
 
 /** What the scheduler was seen to do with agent jobs and queued exports (focused), and what the agent goals need. */
