@@ -109,7 +109,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         await opened.editor.edit((edit) => edit.insert(end, `${document.getText().endsWith('\n') ? '' : '\n'}\n${context}\n`));
         const last = document.lineAt(document.lineCount - 1).range.end;
         opened.editor.selection = new vscode.Selection(last, last);
-        vscode.window.setStatusBarMessage(vscode.l10n.t('Added to your unsent draft: edit it, send it, or discard it.'), 5000);
+        deps.messages.status(vscode.l10n.t('Added to your unsent draft: edit it, send it, or discard it.'), 5000);
       }
       return opened.editor.document.uri;
     }),
