@@ -245,14 +245,26 @@ async function main(): Promise<void> {
     await page.locator('.sidebar .monaco-list-row', { hasText: 'How do I install the CLI on Windows?' }).first().click({ button: 'right' });
     await page.waitForTimeout(600);
     await page.locator('.context-view .action-label', { hasText: 'Ask Agent About This' }).first().click();
-    await expectText(page, '.editor-instance >> nth=1', /Page:\sdocs\/quickstart\.mdx\s\(\/quickstart\son\sthe\ssite\)[\s\S]*could\snot\sanswer[\s\S]*>\sHow\sdo\sI\sinstall\sthe\sCLI\son\sWindows\?[\s\S]*My\sinstruction:/, 'the composer with the question quoted');
+    // The cursor waits at the end, under the quoted question and the instruction's line.
+    await expectText(page, '.editor-instance >> nth=1', /could\s+not\s+answer[\s\S]*>\s+How\s+do\s+I\s+install\s+the\s+CLI\s+on\s+Windows\?[\s\S]*My\s+instruction:/, 'the composer with the question quoted');
     await page.keyboard.type('Add a Windows section to the quickstart.', { delay: 5 });
+    // The composer alone, wide, from its top: the page it is about.
+    await runCommand(page, 'View: Close Editors in Other Groups');
+    await page.waitForTimeout(500);
+    await page.locator('.editor-instance .view-lines').first().click();
     await page.keyboard.press('Control+Home');
+    // Monaco keeps its lines' elements in any order: each part is looked for on its own.
+    for (const [pattern, what] of [
+      [/Page:\s+docs\/quickstart\.mdx\s+\(\/quickstart\s+on\s+the\s+site\)/, 'the page the draft is about'],
+      [/>\s+How\s+do\s+I\s+install\s+the\s+CLI\s+on\s+Windows\?/, 'the question, quoted'],
+      [/Add\s+a\s+Windows\s+section/, 'the instruction typed'],
+    ] as const) await expectText(page, '.editor-instance', pattern, what);
+    await page.mouse.move(900, 650);
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'readers-ask-agent.png') });
     await runCommand(page, 'Docs Admin: Discard Prompt Draft');
     for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
-    console.log(`UI check: reader signals seen on the page ("${lens.split('\n')[0] ?? ''}"), the Readers view, and Ask Agent About This`);
+    console.log(`UI check: reader signals seen on the page ("${lens.replace(/\s+/g, " ").trim()}"), the Readers view, and Ask Agent About This`);
 
     // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
