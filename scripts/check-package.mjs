@@ -50,7 +50,10 @@ const missing = REQUIRED.filter((required) => !names.some((name) => name.toLower
 const size = statSync(join(process.cwd(), VSIX)).size;
 console.log(`${VSIX}: ${names.length} files, ${(size / 1024).toFixed(1)} KiB`);
 for (const name of names) console.log(`  ${name}`);
-const LIMIT_KIB = 400;
+// 400 KiB until reader analytics (issue 30), which adds 20 KiB (its code about 14, its README
+// section about 5, its manifest entries 1): main measured 387.2 KiB before it, 407.2 KiB with it.
+// See BENCHMARKS.md ("Size") for where the next saving would come from.
+const LIMIT_KIB = 420;
 if (size > LIMIT_KIB * 1024) {
   console.error(`${VSIX} is ${(size / 1024).toFixed(1)} KiB, over the ${LIMIT_KIB} KiB goal (see BENCHMARKS.md).`);
   process.exit(1);
