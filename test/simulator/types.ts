@@ -96,6 +96,12 @@ export type FaultSpec =
 
 export type Fault = FaultSpec & { route: RouteName | '*'; times?: number | null };
 
+/** An API request and the whole answer the simulator gave it (see `Simulator.onExchange`). */
+export interface Exchange {
+  request: RequestLogEntry;
+  reply: { status: number; headers: Record<string, string>; body: string };
+}
+
 export interface RequestLogEntry {
   at: number;
   origin: 'api' | 'storage';
