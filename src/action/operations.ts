@@ -97,7 +97,7 @@ async function exportOnly(ctx: OperationContext): Promise<void> {
   if (done.pageCount !== undefined) ctx.report.pages = done.pageCount;
   if (done.status !== 'completed') throw exportFailed(done);
   const links = new BundleLinks((id, o) => ctx.client.generateBundle(id, o));
-  const issued = await links.regenerate(started.jobId, { signal: ctx.signal });
+  const issued = await links.issue(started.jobId, { signal: ctx.signal });
   reportBundle(ctx, issued.bundle, issued.receivedAt);
 }
 
