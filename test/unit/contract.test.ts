@@ -34,7 +34,7 @@ const ERROR_OF: Record<number, new (...args: never[]) => ApiError> = {
   500: ServerError,
 };
 
-describe('contract: the client and the simulator against the vendor OpenAPI documents (over TLS) @contract', function () {
+describe('contract: the client and the simulator against the vendor OpenAPI documents (over TLS)', function () {
   this.timeout(30_000);
   let pki: TestCertificates;
   let sim: Simulator;
