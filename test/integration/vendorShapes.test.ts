@@ -50,9 +50,13 @@ describe('an agent job without the fields the vendor leaves optional, in the edi
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Agent job job-vendor-bare opened a pull request.'));
     assert.equal(item(row('job-vendor-bare') as JobNode).contextValue, 'agentJob.completed.noRef.noRepo.hasPr');
 
-    const before = api.messages.recent.length;
+    // The last 50 messages are kept: the ones shown since the last one before the command.
+    const mark = api.messages.recent.at(-1);
     assert.equal(await vscode.commands.executeCommand('docsAdmin.agentJob.openRepository', row('job-vendor-bare')), undefined);
-    const shown = api.messages.recent.slice(before).map((m) => m.text);
-    assert.deepEqual(shown, ['The server has not said which repository agent job job-vendor-bare works on. Refresh the job, or look it up on the dashboard.']);
+    const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+    assert.deepEqual(
+      shown.map((m) => `${m.severity}: ${m.text}`),
+      ['error: The server has not said which repository agent job job-vendor-bare works on. Refresh the job, or look it up on the dashboard.'],
+    );
   });
 });
