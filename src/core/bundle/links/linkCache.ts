@@ -69,15 +69,28 @@ export class BundleLinks {
     return expiry === undefined ? undefined : timeLeftMs(expiry, this.now(), { serverDate: link.bundle.serverDate, receivedAt: link.receivedAt });
   }
 
-  /** The known link when it has at least `minLeftMs` left, else a newly generated one. */
+  /**
+   * The known link when it has at least `minLeftMs` left, else a new one taken as it comes (a
+   * download, which handles an expired link itself).
+   */
   async fresh(jobId: string, minLeftMs: number, options?: CallOptions): Promise<IssuedLink> {
+    return this.known(jobId, minLeftMs) ?? this.regenerate(jobId, options);
+  }
+
+  /**
+   * For a command that hands the link on (copies it, opens it, writes it into values): the known
+   * link when it has at least `minLeftMs` left, else a new one that has not expired (`issue`).
+   */
+  async freshToHandOn(jobId: string, minLeftMs: number, options?: CallOptions): Promise<IssuedLink> {
+    return this.known(jobId, minLeftMs) ?? this.issue(jobId, options);
+  }
+
+  private known(jobId: string, minLeftMs: number): IssuedLink | undefined {
     const known = this.links.get(jobId);
-    if (known !== undefined) {
-      const left = this.timeLeft(known);
-      const usable = left === undefined ? this.now() - known.receivedAt < UNKNOWN_EXPIRY_TRUST_MS : left >= minLeftMs;
-      if (usable) return known;
-    }
-    return this.regenerate(jobId, options);
+    if (known === undefined) return undefined;
+    const left = this.timeLeft(known);
+    const usable = left === undefined ? this.now() - known.receivedAt < UNKNOWN_EXPIRY_TRUST_MS : left >= minLeftMs;
+    return usable ? known : undefined;
   }
 
   /**
@@ -95,7 +108,10 @@ export class BundleLinks {
     }
   }
 
-  /** A new link, whatever the known one says. */
+  /**
+   * A new link, whatever the known one says, taken as it comes (a download, which handles an
+   * expired link itself). A command that hands a link on takes `issue`.
+   */
   async regenerate(jobId: string, options?: CallOptions): Promise<IssuedLink> {
     const bundle = await this.generate(jobId, options);
     const issued = { bundle, receivedAt: this.now() };
