@@ -23,6 +23,7 @@ import {
   type AgentJobSeed,
   type ExportDefaults,
   type ExportJobSeed,
+  type Exchange,
   type Fault,
   type KeySpec,
   type RequestLogEntry,
@@ -85,6 +86,7 @@ export class Simulator {
   /** Where issued links point, when not at the storage itself (a relay in front of it). */
   private linkOrigin: string | undefined;
   private readonly analytics: AnalyticsRoutes;
+  private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -263,6 +265,17 @@ export class Simulator {
     this.requests.length = 0;
   }
 
+  /**
+   * Tells `listener` every API request with the whole answer it got, as sent on the wire (the
+   * contract tests validate both against the vendor's documents). Not told: the control
+   * interface, the storage origin, and answers that never came whole (a reset, a cut, a stall,
+   * an oversized body). Gives the function that stops it.
+   */
+  onExchange(listener: (exchange: Exchange) => void): () => void {
+    this.exchangeListeners.add(listener);
+    return () => this.exchangeListeners.delete(listener);
+  }
+
   /** Drops every open connection (keep-alive ones too), as a network change would. */
   dropConnections(): void {
     for (const socket of this.sockets) socket.destroy();
@@ -377,6 +390,10 @@ export class Simulator {
     }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
     res.end(method === 'HEAD' ? undefined : reply.body);
+    if (origin === 'api' && this.exchangeListeners.size > 0) {
+      const exchange: Exchange = { request: entry, reply: { status: reply.status, headers: { ...reply.headers }, body: reply.body.toString('utf8') } };
+      for (const listener of this.exchangeListeners) listener(exchange);
+    }
   }
 
   /**

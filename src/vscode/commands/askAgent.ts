@@ -75,6 +75,13 @@ export async function openComposer(deps: Pick<Deps, 'composer' | 'messages'>, ad
   return opened.editor.document.uri;
 }
 
+/** What to check before sending again, in the editor: the job's row, or the view and the dashboard. */
+function editorAdvice(request: AgentRequest): string {
+  return request.kind === 'create'
+    ? vscode.l10n.t('Check the Agent Jobs view or the dashboard (refresh them) before you send this prompt again.')
+    : vscode.l10n.t('Refresh the job (it is active again if it took the follow-up) before you send it again.');
+}
+
 function header(request: AgentRequest): string {
   const how = vscode.l10n.t('Send: Ctrl+Enter (Cmd+Enter on macOS) or "Send" above. Closing this tab sends nothing; the draft is kept. This line is not sent.');
   return request.kind === 'create' ? `${vscode.l10n.t('Ask the agent for a change.')} ${how}` : `${vscode.l10n.t('A follow-up instruction to agent job {0}.', request.jobId)} ${how}`;
@@ -160,7 +167,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     job = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: request.kind === 'create' ? vscode.l10n.t('Sending the prompt to the agent…') : vscode.l10n.t('Sending the follow-up to agent job {0}…', request.jobId) },
       // No cancel: once sent, a request cannot be taken back, only left unanswered.
-      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0 }),
+      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0, advice: editorAdvice }),
     );
   } catch (error) {
     const kept = vscode.l10n.t('Your draft is kept.');
@@ -193,7 +200,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     deps.log.info(`Agent job ${job.id} created.`);
   } else {
     await service.reopenAgentJob(job);
-    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus} again.`);
+    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus ?? 'active'} again.`);
   }
   await composer.sent(document.uri, prompt);
   deps.reveal({ key: jobKey({ kind: 'agent', id: job.id }), kind: 'agent' });

@@ -90,9 +90,10 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
     item.contextValue = p.contextValue;
     if (job.kind === 'agent' && job.snapshot !== undefined) {
-      const local = this.describeRepository(job.snapshot.source.repository);
+      const repository = job.snapshot.source.repository;
+      const local = repository === undefined ? undefined : this.describeRepository(repository);
       if (local !== undefined) item.description = `${p.description} · ${local}`;
-      item.contextValue = withReviewTokens(p.contextValue, job.snapshot.source.ref);
+      item.contextValue = withReviewTokens(p.contextValue, job.snapshot.source);
     }
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
