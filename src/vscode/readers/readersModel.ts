@@ -9,10 +9,10 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { AnalyticsApi } from '../../core/analytics/api';
 import { PERIOD_DAYS, periodRange, rangeKey, type PeriodDays } from '../../core/analytics/period';
 import { compareByNeed, hasSignals, signalsByFile, signalsByPath, unansweredWithoutPage, unhelpfulSearches, type FileSignals, type Signals } from '../../core/analytics/signals';
-import { KindGate, loadSite, type SiteAnalytics } from '../../core/analytics/site';
+// The loading (the HTTP answers' validation among it) is loaded when the data is first needed, not at activation.
+import type { KindGate, SiteAnalytics } from '../../core/analytics/site';
 import { AnalyticsStore, type RangeState } from '../../core/analytics/store';
 import type { Unmatched } from '../../core/analytics/mapping';
 import type { Conversation, DateRange, SearchRow } from '../../core/analytics/types';
@@ -80,7 +80,8 @@ export interface Indexed {
 export class ReadersModel implements vscode.Disposable {
   private store: AnalyticsStore | undefined;
   private storeClient: AdminApiClient | undefined;
-  private readonly gate = new KindGate();
+  /** One request at a time per kind, whichever period asks (made with the first load). */
+  private gate: KindGate | undefined;
   private indexed: { site: SiteAnalytics; version: number; threshold: number; value: Indexed } | undefined;
   private failedAt = new Map<string, number>();
   private config: ReadersConfig = readReadersConfig();
@@ -215,8 +216,10 @@ export class ReadersModel implements vscode.Disposable {
     this.storeClient = client;
     const store = new AnalyticsStore({
       ttlMs: this.config.cacheMs,
-      load: (range, signal) => {
-        if (client === undefined) return Promise.reject(new Error(vscode.l10n.t('Set the base URL, project id and admin key first.')));
+      load: async (range, signal) => {
+        if (client === undefined) throw new Error(vscode.l10n.t('Set the base URL, project id and admin key first.'));
+        const [{ AnalyticsApi }, { KindGate, loadSite }] = await Promise.all([import('../../core/analytics/api.js'), import('../../core/analytics/site.js')]);
+        this.gate ??= new KindGate();
         const max = this.config.maxItems;
         return loadSite(new AnalyticsApi(client), range, {
           gate: this.gate,
