@@ -95,7 +95,7 @@ describe('Readers: what readers say, beside the page (against the simulator)', f
   });
 
   it('the Readers view: pages ranked, comments with status, age and source, a code block with its file and language, questions by page and by category, searches that found nothing, paths no file serves', async () => {
-    await vscode.commands.executeCommand('docsAdmin.readers.focus');
+    await vscode.commands.executeCommand('docsAdmin.readersView.focus');
     assert.deepEqual(tree().getChildren().map(label), ['Pages', 'Unanswered questions', 'Searches that found nothing useful', 'Paths no file serves']);
     const pages = tree().getChildren(group('pages')).map(label);
     assert.equal(pages[0], 'docs/quickstart.mdx', `ranked by thumbs down first: ${pages.join(', ')}`);

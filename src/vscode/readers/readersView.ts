@@ -21,7 +21,7 @@ export class ReadersView implements vscode.Disposable {
     private readonly onSeen: () => void = () => undefined,
   ) {
     this.tree = new ReadersTreeProvider(model);
-    this.view = vscode.window.createTreeView('docsAdmin.readers', { treeDataProvider: this.tree, showCollapseAll: true });
+    this.view = vscode.window.createTreeView('docsAdmin.readersView', { treeDataProvider: this.tree, showCollapseAll: true });
     this.subscriptions = [
       this.tree,
       this.view,
