@@ -139,6 +139,11 @@ export class PromptComposer implements vscode.Disposable {
     await this.forgetMark(UNCERTAIN, uri);
   }
 
+  /** Whether the draft still holds only what it was opened with (the page and lines): nothing asked yet. */
+  isUnwritten(document: vscode.TextDocument): boolean {
+    return this.state.get<Record<string, string>>(GENERATED, {})[document.uri.path] === document.getText();
+  }
+
   /** Whether the last send of this draft may have created a job (or reached one). */
   wasMaybeSent(uri: vscode.Uri): boolean {
     return this.state.get<Record<string, number>>(UNCERTAIN, {})[uri.path] !== undefined;

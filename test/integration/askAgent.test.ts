@@ -307,4 +307,22 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(posts().length, 1, 'nothing sent again');
     await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
   });
+
+  it('a draft that holds only the page and lines it was opened with is not sent: it says what to write, and the draft stays', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const page = quickstart();
+    await select(page, 3, 4);
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    sim.clearRequests();
+    const mark = api.messages.recent.at(-1);
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft), { outcome: 'blank' });
+    assert.equal(posts().length, 0, 'nothing sent');
+    const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+    assert.ok(shown.some((m) => m.severity === 'warning' && /only the page and lines .*write what the agent should do/.test(m.text)), JSON.stringify(shown));
+    assert.ok(existsSync(draft.fsPath), 'the draft stays');
+    await type('Mention Node 22.');
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    assert.equal(sent?.outcome, 'created');
+    assert.equal(posts().length, 1);
+  });
 });

@@ -145,6 +145,11 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     void deps.messages.warn(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
     return { outcome: 'blank' };
   }
+  if (composer.isUnwritten(document)) {
+    // Only the page and lines it was opened with: a job with no instruction is never what was meant.
+    void deps.messages.warn(vscode.l10n.t('The prompt holds only the page and lines it was opened with: write what the agent should do below them. Nothing was sent.'));
+    return { outcome: 'blank' };
+  }
   if (composer.wasMaybeSent(document.uri) && sendAgain !== true) {
     if (sendAgain === false) return { outcome: 'cancelled' };
     const again = vscode.l10n.t('Send Again');
