@@ -27,12 +27,18 @@ export abstract class ApiError extends Error {
   readonly status: number | undefined;
   /** The server's own `error` message, redacted, when it gave one. */
   readonly serverMessage: string | undefined;
+  /**
+   * What happened, without the advice to try again: for a message that must not say so (a request
+   * that may have been acted on, which is never sent again blindly). Undefined: the message.
+   */
+  readonly fact: string | undefined;
 
-  constructor(message: string, options: { status?: number; serverMessage?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { status?: number; serverMessage?: string; cause?: unknown; fact?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = options.status;
     this.serverMessage = options.serverMessage;
+    this.fact = options.fact;
   }
 }
 
@@ -200,7 +206,11 @@ export class ServerError extends ApiError {
       serverMessage
         ? l10n.t("The server failed ({0}: {1}). This is on the service's side; try again in a few minutes.", answered, serverMessage)
         : l10n.t("The server failed ({0}). This is on the service's side; try again in a few minutes.", answered),
-      { status, ...(serverMessage === undefined ? {} : { serverMessage }) },
+      {
+        status,
+        ...(serverMessage === undefined ? {} : { serverMessage }),
+        fact: serverMessage ? l10n.t('The server failed ({0}: {1}).', answered, serverMessage) : l10n.t('The server failed ({0}).', answered),
+      },
     );
   }
 }
@@ -254,7 +264,7 @@ export class NetworkError extends ApiError {
     cause?: unknown,
     readonly failure?: { failure: NetFailure; message: string },
   ) {
-    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause });
+    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause, ...(reason === 'reset' && failure === undefined ? { fact: l10n.t('The connection to {0} was dropped before an answer came.', host) } : {}) });
   }
 
   /** Whether the request certainly never reached the server (safe to send again). */
@@ -279,6 +289,9 @@ export class TimeoutError extends ApiError {
         : phase === 'request'
           ? l10n.t('The server at {0} did not answer within {1}. Try again; if it persists, the service may be overloaded.', host, wait)
           : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}). Try again; if it persists, a proxy or the network may be cutting the connection.', host, wait),
+      phase === 'connect'
+        ? {}
+        : { fact: phase === 'request' ? l10n.t('The server at {0} did not answer within {1}.', host, wait) : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}).', host, wait) },
     );
   }
 }
