@@ -1,5 +1,6 @@
 /** What a finished job says in a notification, and which actions fit: pure, tested without an editor. */
 import * as l10n from '@vscode/l10n';
+import { deploymentNotice } from '../deployments/present';
 import { repositoryName } from './present';
 import type { Transition } from './service';
 import { isTerminal } from './trackedJob';
@@ -15,6 +16,7 @@ export function noticeFor(t: Transition, setting: 'all' | 'failures' | 'none'): 
   if (setting === 'none' || !isTerminal(t.job) || t.job.snapshot === undefined) return undefined;
   const failed = t.to === 'failed';
   if (setting === 'failures' && !failed) return undefined;
+  if (t.job.kind === 'deployment') return deploymentNotice(t.job, setting);
   const logs = { title: l10n.t('Show Logs'), command: 'docsAdmin.logs.show' };
   if (t.job.kind === 'agent') {
     const snap = t.job.snapshot;
