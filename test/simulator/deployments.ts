@@ -206,7 +206,7 @@ export class DeploymentStore {
   triggerDeployment(projectId: string): Answer {
     const limited = this.limited(this.triggers, this.defaults.triggerLimit, 10_000, `${this.defaults.triggerLimit} deployment and automation triggers per 10 seconds`);
     if (limited !== undefined) return limited;
-    const record = this.add({ projectId, kind: 'production', source: 'api' });
+    const record = this.add({ source: 'api', ...this.defaults.seed, projectId, kind: 'production' });
     return { status: 202, body: { statusId: record.id } };
   }
 
@@ -222,7 +222,7 @@ export class DeploymentStore {
     if (typeof branch !== 'string' || branch.length < 1) return { status: 400, body: { error: 'The `branch` field is required.' } };
     const limited = this.limited(this.previews, this.defaults.previewLimit, 60_000, `${this.defaults.previewLimit} preview deployments per minute`);
     if (limited !== undefined) return limited;
-    const record = this.add({ projectId, kind: 'preview', branch, source: 'api' });
+    const record = this.add({ source: 'api', ...this.defaults.seed, projectId, kind: 'preview', branch });
     return { status: 202, body: { statusId: record.id, previewUrl: this.previewUrl(branch) } };
   }
 

@@ -107,6 +107,8 @@ export interface DeploymentDefaults {
   triggerLimit: number;
   /** Preview triggers per simulated minute. */
   previewLimit: number;
+  /** More of what those deployments are (their commit, author, logs, summary: hostile text, say). */
+  seed?: Omit<DeploymentSeed, 'id' | 'projectId' | 'kind' | 'branch' | 'createdAt'>;
 }
 
 export interface DeploymentSeed {
