@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEMO_JOBS, seedDemo } from '../simulator/demo';
+import { demoTracked, seedDemo } from '../simulator/demo';
 import { redactSecrets } from '../../src/core/redact';
 import { Simulator } from '../simulator';
 import { makeTestCertificates } from '../support/certificates';
@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     browser = await launchBrowser(paths, chromium);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(
-      workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: DEMO_JOBS.join(',') } }),
+      workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: demoTracked(sim).join(',') } }),
       { waitUntil: 'domcontentloaded' },
     );
     const icon = page.locator('.activitybar [aria-label*="Docs Admin"]');

@@ -22,6 +22,24 @@ export const DEMO_JOBS = [
   'deployment:65f1c0de0000000000000004',
 ];
 
+/** What each demo deployment deploys, as the playground hands it to the extension (`#production`, `#preview=<branch>=<url>`, encoded). */
+const DEMO_TARGETS: Record<string, { branch?: string }> = {
+  '65f1c0de0000000000000001': { branch: 'docs-agent/quickstart-tips' },
+  '65f1c0de0000000000000002': {},
+  '65f1c0de0000000000000003': {},
+  '65f1c0de0000000000000004': { branch: 'agent/fr' },
+};
+
+/** The demo jobs to track, each deployment with what it deploys (its preview URL from this simulator). */
+export function demoTracked(sim: Simulator): string[] {
+  return DEMO_JOBS.map((entry) => {
+    const id = entry.startsWith('deployment:') ? entry.slice('deployment:'.length) : undefined;
+    const target = id === undefined ? undefined : DEMO_TARGETS[id];
+    if (target === undefined) return entry;
+    return target.branch === undefined ? `${entry}#production` : `${entry}#preview=${encodeURIComponent(target.branch)}=${encodeURIComponent(sim.previewUrl(target.branch))}`;
+  });
+}
+
 export function seedDemo(sim: Simulator): void {
   const now = sim.now();
   // At the playground's time scale (10) these finish one to three minutes after start.
