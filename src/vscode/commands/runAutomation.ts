@@ -86,7 +86,7 @@ export function register(deps: Deps): vscode.Disposable[] {
     command(ID, deps, async (given?: { id?: string; name?: string }) => {
       const options = optionsFromCode(given, ID);
       requireService(deps);
-      const automation = options.id === undefined ? await pickAutomation(deps) : { id: options.id, name: options.name ?? options.id };
+      const automation = options.id === undefined ? await pickAutomation(deps) : { id: options.id, name: options.name ?? automations(deps).get(options.id)?.name ?? options.id };
       if (automation === undefined) return undefined;
       const triggers = triggersOf(deps);
       const run = await triggerWithProgress(vscode.l10n.t('Running the automation "{0}"…', automation.name), (o) => triggers.runAutomation(automation.id, o));
