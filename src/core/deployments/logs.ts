@@ -5,11 +5,10 @@
  * escapes, so a line never rewrites what is around it.
  */
 import * as l10n from '@vscode/l10n';
-import { formatDuration } from '../format';
-import { deploymentDuration, deploymentLabel, deploymentStatusWord, type DeploymentJob } from './present';
+import { deploymentDuration, deploymentLabel, deploymentStatusWord, runTime, type DeploymentJob } from './present';
 
 /** Control and invisible formatting characters, but the tab. */
-const INVISIBLE = /[^\S\t ]|[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const INVISIBLE = /(?![\t ])[\s\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 /** A log line as one line of plain text. */
 export function logLine(line: string): string {
@@ -30,7 +29,7 @@ function header(job: DeploymentJob, now: number): string[] {
   const commit = s.commit;
   if (commit !== undefined) lines.push(l10n.t('Commit: {0}', [commit.sha?.slice(0, 12), commit.ref === undefined ? undefined : `(${commit.ref})`, (commit.message ?? '').split(/\r?\n/)[0]].filter((p) => p !== undefined && p !== '').join(' ')));
   const duration = deploymentDuration(s, now);
-  const who = [s.author?.name, s.source, s.createdAt, duration === undefined ? undefined : formatDuration(duration)].filter((p) => p !== undefined && p !== '');
+  const who = [s.author?.name, s.source, s.createdAt, duration === undefined ? undefined : runTime(duration)].filter((p) => p !== undefined && p !== '');
   if (who.length > 0) lines.push(who.join(' · '));
   if (s.summary !== undefined && s.summary !== '') lines.push(l10n.t('Summary: {0}', s.summary));
   return lines.map(logLine);

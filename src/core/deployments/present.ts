@@ -54,6 +54,13 @@ export function firstLine(text: string | undefined, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** How long a deployment took, to the second under an hour: `45s`, `1m 30s`; longer, as every duration. */
+export function runTime(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60 || s >= 3600 || s % 60 === 0) return formatDuration(ms);
+  return l10n.t({ message: '{0}m {1}s', args: [Math.floor(s / 60), s % 60], comment: ['A duration in minutes and seconds, as short as it gets.'] });
+}
+
 /** How long a deployment ran (or has run so far); undefined when its start cannot be read. */
 export function deploymentDuration(snapshot: Pick<DeploymentSnapshot, 'createdAt' | 'endedAt'>, now: number): number | undefined {
   const start = Date.parse(snapshot.createdAt ?? '');
@@ -94,7 +101,7 @@ export function presentDeployment(job: DeploymentJob, now: number, age: (iso: st
     s.author?.name,
     s.source,
     age(s.createdAt),
-    duration === undefined ? undefined : formatDuration(duration),
+    duration === undefined ? undefined : runTime(duration),
   ];
   const files = commit?.filesChanged;
   const counts = commit?.filesCount ?? (files === undefined ? undefined : { added: files.added.length, modified: files.modified.length, removed: files.removed.length });
@@ -116,7 +123,7 @@ export function presentDeployment(job: DeploymentJob, now: number, age: (iso: st
     ...(s.subdomain === undefined ? [] : [l10n.t('Subdomain: {0}', s.subdomain)]),
     ...(s.createdAt === undefined ? [] : [l10n.t('Created: {0}', s.createdAt)]),
     ...(s.endedAt === undefined ? [] : [l10n.t('Ended: {0}', s.endedAt)]),
-    ...(duration === undefined ? [] : [l10n.t('Duration: {0}', formatDuration(duration))]),
+    ...(duration === undefined ? [] : [l10n.t('Duration: {0}', runTime(duration))]),
     ...(s.screenshot === undefined ? [] : [l10n.t('Screenshot: {0}', s.screenshot)]),
     ...(s.screenshotLight === undefined ? [] : [l10n.t('Screenshot (light): {0}', s.screenshotLight)]),
     ...(s.screenshotDark === undefined ? [] : [l10n.t('Screenshot (dark): {0}', s.screenshotDark)]),

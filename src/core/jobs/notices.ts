@@ -13,10 +13,10 @@ export interface Notice {
 
 /** What a finished job says, and which actions fit. Pure, for tests; undefined when silent. */
 export function noticeFor(t: Transition, setting: 'all' | 'failures' | 'none'): Notice | undefined {
+  if (t.job.kind === 'deployment') return deploymentNotice(t.job, setting);
   if (setting === 'none' || !isTerminal(t.job) || t.job.snapshot === undefined) return undefined;
   const failed = t.to === 'failed';
   if (setting === 'failures' && !failed) return undefined;
-  if (t.job.kind === 'deployment') return deploymentNotice(t.job, setting);
   const logs = { title: l10n.t('Show Logs'), command: 'docsAdmin.logs.show' };
   if (t.job.kind === 'agent') {
     const snap = t.job.snapshot;
