@@ -85,9 +85,11 @@ const STATUS_ICONS: [RegExp, string][] = [
   [/^queued\b/, 'clock'],
   [/^running\b/, 'sync'],
   [/^completed\b/, 'package'],
+  [/^deploying\b/, 'sync'],
+  [/^deployed\b/, 'rocket'],
 ];
 /** The demo's rows cover these statuses (at least), in the two views. */
-const DEMO_STATUSES = ['active', 'pull request opened', 'failed', 'archived', 'completed'];
+const DEMO_STATUSES = ['active', 'pull request opened', 'failed', 'archived', 'completed', 'queued', 'deployed'];
 
 /** Every job row of both views: its description and the codicon of its icon; fails on a row whose icon is not its status's. */
 async function expectStatusIcons(page: Page, theme: string): Promise<string> {
@@ -239,7 +241,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }
@@ -292,7 +294,32 @@ async function main(): Promise<void> {
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    // Deployments: Preview Agent Branch on the demo job's row, then the Deployments view with a
+    // deployment of each status, and a failed one's logs in their read-only editor.
+    await runCommand(page, 'View: Close All Editor Groups');
+    await jobRow.click({ button: 'right' });
+    await page.waitForTimeout(600);
+    await page.locator('.context-view .action-label', { hasText: 'Preview Agent Branch' }).first().click();
+    await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*preview ready/, 'the agent row saying its preview is ready', 60_000);
+    const deployments = page.locator('.sidebar .pane-header', { hasText: 'Deployments' }).first();
+    await deployments.click();
+    await expectText(page, '.sidebar', /Preview of agent\/quickstart[\s\S]*(Preview of|Production)/, 'the Deployments view', 30_000);
+    const deploymentRows = await expectText(page, '.sidebar', /deploying|queued/, 'a running deployment');
+    await expectText(page, '.statusbar', /Deploying · |deployments/, 'the running deployment in the status bar');
+    await page.mouse.move(660, 640);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'deployments.png') });
+    const failedRow = page.locator('.sidebar .pane-body .monaco-list-row', { hasText: 'Preview of agent/fr' }).first();
+    await failedRow.click({ button: 'right' });
+    await page.waitForTimeout(600);
+    await page.locator('.context-view .action-label', { hasText: 'Show Deployment Logs' }).first().click();
+    await expectText(page, '.editor-instance', /Error: guides\/install\.mdx:12:3: Unknown component/, 'the failure line in the logs', 30_000);
+    await page.mouse.move(660, 640);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'deployment-logs.png') });
+    if (!/failed/.test(deploymentRows)) throw new Error(`UI check: the Deployments view lacks the failed demo deployment (${deploymentRows.slice(0, 300)})`);
+
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish, a review, a preview and the deployments with their logs seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);

@@ -40,6 +40,8 @@ describe('deployments, previews and automations in the editor (against the simul
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // The other suites share this environment's list: no deployment of this one is left running in it.
+    for (const job of api.session.service?.list() ?? []) if (job.kind === 'deployment') await api.session.service?.untrack(`deployment:${job.id}`);
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, siteUrl: undefined, notifications: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
