@@ -20,8 +20,8 @@ export const LOGS_LANGUAGE = 'docs-admin-deployment-log';
 export class DeploymentLogs implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
-  /** Deployments whose logs were asked for and not read in this window yet (read once). */
-  private readonly reading = new Set<JobKey>();
+  /** Deployments whose logs were asked for and not read yet, per service (read once; a rebuilt session reads again). */
+  private readonly reading = new WeakMap<object, Set<JobKey>>();
   /** Each open document's line count, to tell whether its editors were at the end. */
   private readonly lineCounts = new Map<string, number>();
   private readonly subscriptions: vscode.Disposable[];
@@ -63,8 +63,10 @@ export class DeploymentLogs implements vscode.TextDocumentContentProvider, vscod
       return `${vscode.l10n.t('This deployment is not tracked in the "{0}" environment (Track Deployment… follows one by its status id).', this.session.environment.name)}\n`;
     }
     const lines = service.logsOf(key);
-    if (lines === undefined && !this.reading.has(key)) {
-      this.reading.add(key);
+    const asked = this.reading.get(service) ?? new Set<JobKey>();
+    this.reading.set(service, asked);
+    if (lines === undefined && !asked.has(key)) {
+      asked.add(key);
       void service.readNow(key).finally(() => this.emitter.fire(uri));
     }
     const error = service.errorOf(key);
