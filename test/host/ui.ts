@@ -301,10 +301,12 @@ async function main(): Promise<void> {
     await page.waitForTimeout(600);
     await page.locator('.context-view .action-label', { hasText: 'Preview Agent Branch' }).first().click();
     await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*preview ready/, 'the agent row saying its preview is ready', 60_000);
+    // Room for the Deployments view: the Static Exports view folded, the Deployments view open.
+    const exportsHeader = page.locator('.sidebar .pane-header', { hasText: 'Static Exports' }).first();
+    if ((await exportsHeader.getAttribute('aria-expanded')) === 'true') await exportsHeader.click();
     const deployments = page.locator('.sidebar .pane-header', { hasText: 'Deployments' }).first();
-    await deployments.click();
-    await expectText(page, '.sidebar', /Preview of agent\/quickstart[\s\S]*(Preview of|Production)/, 'the Deployments view', 30_000);
-    const deploymentRows = await expectText(page, '.sidebar', /deploying|queued/, 'a running deployment');
+    if ((await deployments.getAttribute('aria-expanded')) !== 'true') await deployments.click();
+    const deploymentRows = await expectText(page, '.sidebar .pane-body >> nth=2', /Preview of agent\/quickstart[\s\S]*(deploying|queued)[\s\S]*failed/, 'the Deployments view with a running and a failed deployment', 30_000);
     await expectText(page, '.statusbar', /Deploying · |deployments/, 'the running deployment in the status bar');
     await page.mouse.move(660, 640);
     await page.waitForTimeout(800);
@@ -317,7 +319,7 @@ async function main(): Promise<void> {
     await page.mouse.move(660, 640);
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'deployment-logs.png') });
-    if (!/failed/.test(deploymentRows)) throw new Error(`UI check: the Deployments view lacks the failed demo deployment (${deploymentRows.slice(0, 300)})`);
+    console.log(`UI check: the Deployments view shows ${deploymentRows.split('\n').filter((l) => /^(Production|Preview of)/.test(l)).length} deployments`);
 
     console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish, a review, a preview and the deployments with their logs seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
