@@ -13,6 +13,7 @@ import { BundleLinks } from '../core/bundle/links/linkCache';
 import { publish, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain } from '../core/jobs/input';
+import { agentStatusText } from '../core/jobs/present';
 import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
 import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
@@ -102,7 +103,7 @@ async function exportOnly(ctx: OperationContext): Promise<void> {
   if (done.pageCount !== undefined) ctx.report.pages = done.pageCount;
   if (done.status !== 'completed') throw exportFailed(done);
   const links = new BundleLinks((id, o) => ctx.client.generateBundle(id, o));
-  const issued = await links.regenerate(started.jobId, { signal: ctx.signal });
+  const issued = await links.issue(started.jobId, { signal: ctx.signal });
   reportBundle(ctx, issued.bundle, issued.receivedAt);
 }
 
@@ -160,13 +161,14 @@ async function agentOperation(ctx: OperationContext): Promise<void> {
   ctx.report.agent = created;
   ctx.output('job-id', created.id);
   ctx.line(l10n.t('Agent job {0} created.', created.id));
-  let last = created.rawStatus;
+  let last = agentStatusText(created);
   const job = await waitForAgentJob(ctx.client, created.id, {
     signal: ctx.signal,
     timeoutMs: ctx.timeoutMs,
     onUpdate: (j) => {
-      if (j.rawStatus !== last) ctx.line(`${j.id}: ${j.rawStatus}`);
-      last = j.rawStatus;
+      const status = agentStatusText(j);
+      if (status !== last) ctx.line(`${j.id}: ${status}`);
+      last = status;
     },
   });
   ctx.report.agent = job;

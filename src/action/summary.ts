@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { lastLines } from '../core/deployments/logs';
+import { agentStatusText } from '../core/jobs/present';
 import { forMarkdown } from '../core/untrusted';
 import type { Report } from './operations';
 
@@ -74,8 +75,11 @@ export function summaryMarkdown(report: Report): string {
   }
   if (report.rolledOut === true) add(l10n.t('Rollout'), l10n.t('done'));
   if (agent !== undefined) {
-    add(l10n.t('Status'), forMarkdown(agent.rawStatus));
-    add(l10n.t('Repository'), `${markdownLink(agent.source.repository)}${agent.source.ref === null ? '' : ` @ ${forMarkdown(agent.source.ref)}`}`);
+    const { repository, ref } = agent.source;
+    add(l10n.t('Status'), forMarkdown(agentStatusText(agent)));
+    // What the server gave: a repository (with its branch), or a branch alone, or neither.
+    if (repository !== undefined) add(l10n.t('Repository'), `${markdownLink(repository)}${ref === null ? '' : ` @ ${forMarkdown(ref)}`}`);
+    else add(l10n.t('Branch'), ref === null ? undefined : forMarkdown(ref));
     add(l10n.t('Pull request'), agent.prLink === null ? undefined : markdownLink(agent.prLink));
   }
   const d = report.deployment;

@@ -2,20 +2,28 @@
 import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../core/api/types';
 import type { Deployment } from '../core/deployments/types';
+import { agentStatusText } from '../core/jobs/present';
 
-/** `unknown status "x"` for a status the API does not list; the API's own word (a value scripts match) otherwise. */
+/**
+ * `unknown status "x"` for a status the API does not list, `status not given` for none; the
+ * API's own word (a value scripts match) otherwise.
+ */
 function statusOf(job: AgentJob | ExportJob): string {
-  return job.status === 'unknown' ? l10n.t('unknown status "{0}"', job.rawStatus) : job.status;
+  if (job.status !== 'unknown') return job.status;
+  return job.rawStatus === undefined ? agentStatusText(job) : l10n.t('unknown status "{0}"', job.rawStatus);
 }
 
 
+/** Every field the server gave, one a line; one it did not give has no line. */
 export function describeAgent(job: AgentJob): string {
-  const ref = job.source.ref === null ? '' : ` @ ${job.source.ref}`;
+  const { repository, ref } = job.source;
   const status = job.status === 'completed' && job.prLink === null ? l10n.t('completed, no changes') : statusOf(job);
   const fields: [string, string | null][] = [
-    [l10n.t({ message: 'repository', comment: ['A field of an agent job, in a table.'] }), `${job.source.repository}${ref}`],
-    [l10n.t({ message: 'model', comment: ['A field of an agent job, in a table.'] }), job.model],
-    [l10n.t({ message: 'created', comment: ['A field of an agent job, in a table.'] }), job.createdAt],
+    repository === undefined
+      ? [l10n.t({ message: 'branch', comment: ['A field of an agent job, in a table.'] }), ref]
+      : [l10n.t({ message: 'repository', comment: ['A field of an agent job, in a table.'] }), `${repository}${ref === null ? '' : ` @ ${ref}`}`],
+    [l10n.t({ message: 'model', comment: ['A field of an agent job, in a table.'] }), job.model ?? null],
+    [l10n.t({ message: 'created', comment: ['A field of an agent job, in a table.'] }), job.createdAt ?? null],
     [l10n.t({ message: 'pull request', comment: ['A field of an agent job, in a table.'] }), job.prLink],
     [l10n.t({ message: 'archived', comment: ['A field of an agent job, in a table.'] }), job.archivedAt],
   ];

@@ -7,7 +7,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { demoTracked, seedDemo } from '../simulator/demo';
-import { redactSecrets } from '../../src/core/redact';
 import { Simulator } from '../simulator';
 import { makeTestCertificates } from '../support/certificates';
 import { makeAgentRepository, type AgentRepository } from './agentRepository';
@@ -15,33 +14,12 @@ import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { ensureHost } from './install';
+import { checkComposerAfterSend } from './uiComposer';
+import { expectText, runCommand } from './uiSteps';
 import { workbenchUrl } from './workbench';
 
 const REPO = resolve(__dirname, '..', '..', '..');
 const SHOTS = process.env.DOCS_ADMIN_UPDATE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'screenshots') : join(REPO, 'out', 'screenshots');
-
-async function expectText(page: Page, selector: string, pattern: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < until) {
-    const locator = page.locator(selector);
-    if ((await locator.count()) > 0) {
-      last = await locator.first().innerText({ timeout: 2_000 }).catch(() => '');
-      if (pattern.test(last)) return last;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`UI check: ${what} not seen (wanted ${String(pattern)}, last saw ${JSON.stringify(redactSecrets(last).slice(0, 300))})`);
-}
-
-/** Runs a command from the palette by its full title. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), `"${title}" in the palette`);
-  await page.keyboard.press('Enter');
-}
 
 /**
  * Sets the colour theme as a person without the theme picker would (offline, this build's
@@ -231,6 +209,9 @@ async function main(): Promise<void> {
     await expectText(page, '.pane-body', /acme\/docs @ docs-agent\/[\s\S]*active/, 'the new job row');
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
+    // Ask Agent… again, a send that may have arrived, and a real reload (uiComposer.ts).
+    const composerSeen = await checkComposerAfterSend(page, sim, server, /Say\s+which\s+Node\s+versions\s+are\s+tested/);
+    console.log(`UI check: ${composerSeen}`);
 
     // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');

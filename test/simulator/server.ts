@@ -25,6 +25,7 @@ import {
   type DeploymentSeed,
   type ExportDefaults,
   type ExportJobSeed,
+  type Exchange,
   type Fault,
   type KeySpec,
   type RequestLogEntry,
@@ -87,6 +88,7 @@ export class Simulator {
   private storageUrl = '';
   /** Where issued links point, when not at the storage itself (a relay in front of it). */
   private linkOrigin: string | undefined;
+  private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -281,6 +283,17 @@ export class Simulator {
     this.requests.length = 0;
   }
 
+  /**
+   * Tells `listener` every API request with the whole answer it got, as sent on the wire (the
+   * contract tests validate both against the vendor's documents). Not told: the control
+   * interface, the storage origin, and answers that never came whole (a reset, a cut, a stall,
+   * an oversized body). Gives the function that stops it.
+   */
+  onExchange(listener: (exchange: Exchange) => void): () => void {
+    this.exchangeListeners.add(listener);
+    return () => this.exchangeListeners.delete(listener);
+  }
+
   /** Drops every open connection (keep-alive ones too), as a network change would. */
   dropConnections(): void {
     for (const socket of this.sockets) socket.destroy();
@@ -395,6 +408,10 @@ export class Simulator {
     }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
     res.end(method === 'HEAD' ? undefined : reply.body);
+    if (origin === 'api' && this.exchangeListeners.size > 0) {
+      const exchange: Exchange = { request: entry, reply: { status: reply.status, headers: { ...reply.headers }, body: reply.body.toString('utf8') } };
+      for (const listener of this.exchangeListeners) listener(exchange);
+    }
   }
 
   /**

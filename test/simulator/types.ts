@@ -64,7 +64,14 @@ export interface AgentJobSeed {
   prompt?: string;
   /** A status that never moves: `archived`, or any unknown word. */
   status?: string;
+  /**
+   * Fields its answers leave out (the vendor's admin API 2.0.0 requires none): `source` whole,
+   * or `source.repository` / `source.ref` alone, `model`, `createdAt`, `prLink`, `archivedAt`.
+   */
+  omit?: AgentJobField[];
 }
+
+export type AgentJobField = 'source' | 'source.repository' | 'source.ref' | 'model' | 'createdAt' | 'prLink' | 'archivedAt';
 
 export interface ExportJobSeed {
   jobId?: string;
@@ -157,6 +164,12 @@ export type FaultSpec =
   | { kind: 'ignoreRange' };
 
 export type Fault = FaultSpec & { route: RouteName | '*'; times?: number | null };
+
+/** An API request and the whole answer the simulator gave it (see `Simulator.onExchange`). */
+export interface Exchange {
+  request: RequestLogEntry;
+  reply: { status: number; headers: Record<string, string>; body: string };
+}
 
 export interface RequestLogEntry {
   at: number;

@@ -1,6 +1,7 @@
 /**
- * The GitHub Action's entry (dist/action/index.js) run as the runner runs it: a node process with
- * its inputs in `INPUT_<NAME>` variables (action.yml's defaults filled in), `GITHUB_OUTPUT` and
+ * The GitHub Action's entry (dist/action/index.js) run as the runner runs it: a process of the
+ * Node that action.yml names (node24: the test host's, see support/actionNode.ts) with its inputs
+ * in `INPUT_<NAME>` variables (action.yml's defaults filled in), `GITHUB_OUTPUT` and
  * `GITHUB_STEP_SUMMARY` files, the workspace as its folder, against the simulator. And
  * action.yml held to the inputs and outputs the entry reads and writes.
  */
@@ -15,6 +16,7 @@ import { splitCommand } from '../../src/action/rollout';
 import { inputVariable } from '../../src/action/runner';
 import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';
 import { Simulator } from '../simulator';
+import { actionNode, type ActionNode } from './support/actionNode';
 import { collector } from './support/collector';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -59,18 +61,22 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
   this.timeout(60_000);
   let sim: Simulator;
   let work: string;
+  let node: ActionNode;
   let runs = 0;
   const written = new Set<string>();
 
   before(async () => {
     assert.ok(existsSync(join(ROOT, ENTRY)), `${ENTRY} is built by "node esbuild.mjs"`);
+    node = actionNode(actionYml().runs.using);
+    if (node.warning !== undefined) console.warn(`warning: ${node.warning}`);
     sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], exportDefaults: { queuedMs: 0, durationMs: 0, pages: 12 }, agentDefaults: { durationMs: 0 } });
     work = mkdtempSync(join(tmpdir(), 'docs-admin-action-'));
   });
 
   after(async () => {
-    await sim.stop();
-    rmSync(work, { recursive: true, force: true });
+    // Nothing was started when the Node the action names is missing (before() failed first).
+    await (sim as Simulator | undefined)?.stop();
+    if ((work as string | undefined) !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
   function action(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Run> {
@@ -90,7 +96,7 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     }
     for (const name of Object.keys(all)) assert.ok(name in actionYml().inputs, `${name} is an input of action.yml`);
     return new Promise((done) => {
-      execFile(process.execPath, [join(ROOT, ENTRY)], { cwd: workspace, env: runnerEnv }, (error, stdout, stderr) => {
+      execFile(node.path, [join(ROOT, ENTRY)], { cwd: workspace, env: runnerEnv }, (error, stdout, stderr) => {
         const outputText = readFileSync(outputFile, 'utf8');
         const summary = readFileSync(summaryFile, 'utf8');
         // The masking line holds the key by design; everything after it must not.
@@ -346,6 +352,8 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.deepEqual(Object.keys(yml.outputs), [...OUTPUTS]);
     assert.equal(yml.runs.main, ENTRY);
     assert.match(yml.runs.using, /^node(2[0-9]|[3-9][0-9])$/, 'node20 or newer');
+    // The runs above ran on the Node it names (or, outside CI only, said they did not).
+    assert.ok(node.warning !== undefined || node.version.startsWith(`v${yml.runs.using.slice(4)}.`), `the entry ran on ${node.version}, not ${yml.runs.using}`);
     // The names the entry's source reads and writes, each declared, and each declaration used.
     const source = readdirSync(join(ROOT, 'src/action'))
       .map((f) => readFileSync(join(ROOT, 'src/action', f), 'utf8'))

@@ -127,7 +127,7 @@ describe('deployments, previews and automations through the client (simulator, r
     await c.triggerPreview('limit/6');
   });
 
-  it('reads a status tolerantly: every field but the status may be missing or null; unknown statuses and extra fields are kept or dropped, never fatal', () => {
+  it('reads a status tolerantly: every field may be missing or null; unknown statuses and extra fields are kept or dropped, never fatal', () => {
     const bare = parseDeployment({ status: 'in_progress' }, 200, 'abc');
     assert.deepEqual(bare, { id: 'abc', status: 'in_progress', rawStatus: 'in_progress', logs: [], author: null });
     const odd = parseDeployment({ _id: 'other', status: 'cancelled', logs: ['a', null, 'b'], author: null, commit: { sha: 'f00', filesChanged: { added: null } }, extra: { deep: true }, endedAt: null }, 200, 'abc');
@@ -137,7 +137,9 @@ describe('deployments, previews and automations through the client (simulator, r
     assert.deepEqual(odd.logs, ['a', '', 'b']);
     assert.deepEqual(odd.commit, { sha: 'f00', filesChanged: { added: [], modified: [], removed: [] } });
     assert.equal(odd.endedAt, undefined);
-    assert.throws(() => parseDeployment({ logs: [] }, 200, 'abc'), (e: unknown) => e instanceof InvalidResponseError && /the deployment status has the wrong shape: field "status" is missing/.test(e.message));
+    // The vendor's document requires no field: no status reads as not given; a status of the wrong type is refused.
+    assert.deepEqual(parseDeployment({ logs: [] }, 200, 'abc'), { id: 'abc', status: 'unknown', rawStatus: '', logs: [], author: null });
+    assert.throws(() => parseDeployment({ status: 5 }, 200, 'abc'), (e: unknown) => e instanceof InvalidResponseError && /the deployment status has the wrong shape: field "status" is not a string/.test(e.message));
     // What the registry keeps: no logs (their count), file lists cut with their counts whole.
     const many = Array.from({ length: 120 }, (_, i) => `page-${i}.mdx`);
     const snapshot = toSnapshot({ ...bare, logs: ['x', 'y'], commit: { filesChanged: { added: many, modified: [], removed: ['gone.mdx'] } } });

@@ -21,7 +21,7 @@ import {
   type PlanFeature,
 } from './errors';
 import { retryAfterOf } from './retryAfter';
-import { parseAgentJob, parseBundle, parseExportJob } from './schemas';
+import { answeredId, parseAgentJob, parseBundle, parseExportJob } from './schemas';
 import { Transport, type HttpResponse, type TransportOptions } from './transport';
 import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './types';
 import { parseAutomationTriggered, parseDeployment, parseDeployTriggered, parsePreviewTriggered } from '../deployments/schemas';
@@ -82,25 +82,42 @@ export class AdminApiClient {
   async getAgentJob(id: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}`;
     const res = await this.call('GET', path, undefined, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
-    return parseAgentJob(this.json(res), res.status);
+    return parseAgentJob(this.json(res), res.status, { id });
   }
 
   /**
    * POST /v2/agent/<projectId>/job: a new agent job (201, status `active`). The prompt is sent
    * unchanged; an empty or blank one is refused here, before any request. Never retried once it
    * may have reached the server (see Transport.send): a create that timed out may still exist.
+   * A 2xx made the job: an answer with its id is a job to follow, even when another field of it
+   * has the wrong type (logged); one without an id says the job exists and where to find it.
    */
   async createAgentJob(prompt: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job`;
     const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentEndpoint', projectId: this.options.projectId });
-    return parseAgentJob(this.json(res), res.status);
+    const body = this.json(res);
+    const id = answeredId(body);
+    if (id === undefined) {
+      throw new InvalidResponseError(
+        l10n.t('The agent took the prompt and created a job ({0}), but the answer does not say its id, so it cannot be followed from here.', res.status),
+        res.status,
+        l10n.t('Find the new job on the dashboard; sending the prompt again would make a second job.'),
+      );
+    }
+    try {
+      return parseAgentJob(body, res.status, { status: 'active' });
+    } catch (error) {
+      if (!(error instanceof InvalidResponseError)) throw error;
+      this.options.log?.warn(`Agent job ${id} was created (${res.status}), but its answer could not be read whole: ${error.message} It is followed by its id.`);
+      return { id, status: 'active', rawStatus: 'active', source: { ref: null }, prLink: null, archivedAt: null };
+    }
   }
 
   /** POST /v2/agent/<projectId>/job/<id>/message: a follow-up instruction; the job, active again. */
   async sendAgentMessage(id: string, prompt: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}/message`;
     const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
-    return parseAgentJob(this.json(res), res.status);
+    return parseAgentJob(this.json(res), res.status, { id, status: 'active' });
   }
 
   /** POST /v1/static-export/jobs: the job, queued (the real service answers 202 with all of it). */
@@ -122,7 +139,7 @@ export class AdminApiClient {
 
   /** POST /v1/static-export/jobs/<jobId>/bundle (no body): a fresh presigned link. */
   async generateBundle(jobId: string, options: CallOptions = {}): Promise<Bundle> {
-    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'exportJobId')}/bundle`, undefined, options, 'export', { kind: 'exportJob', id: jobId });
+    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'exportJobId')}/bundle`, undefined, options, 'export', { kind: 'exportBundle', id: jobId });
     const date = res.headers.date;
     const serverDate = typeof date === 'string' ? Date.parse(date) : NaN;
     return parseBundle(this.json(res), res.status, Number.isNaN(serverDate) ? undefined : serverDate);

@@ -113,10 +113,17 @@ export class ForbiddenError extends ApiError {
   }
 }
 
-/** What a call was about, for the messages of its errors. */
+/**
+ * What a call was about, for the messages of its errors: each route says what a person can
+ * check. The export routes have no project id (the key's organization is the scope).
+ */
 export type ApiSubject =
   | { kind: 'agentJob'; id: string; projectId: string }
+  /** An export job's status. */
   | { kind: 'exportJob'; id: string }
+  /** An export job's bundle (a new link). */
+  | { kind: 'exportBundle'; id: string }
+  /** Starting an export. */
   | { kind: 'exportEndpoint' }
   /** Creating an agent job: the project's agent endpoint. */
   | { kind: 'agentEndpoint'; projectId: string }
@@ -141,12 +148,16 @@ function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined)
         : l10n.t('Agent job "{0}" in project "{1}" was not found (404). Check the id and the project id.', subject.id, subject.projectId);
     case 'exportJob':
       return serverMessage
-        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the id and the project id.', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" was not found (404). Check the id and the project id.', subject.id);
+        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id, serverMessage)
+        : l10n.t('Export job "{0}" was not found (404). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id);
+    case 'exportBundle':
+      return serverMessage
+        ? l10n.t('No bundle can be generated for export job "{0}": the job was not found (404: {1}). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id, serverMessage)
+        : l10n.t('No bundle can be generated for export job "{0}": the job was not found (404). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id);
     case 'exportEndpoint':
       return serverMessage
-        ? l10n.t('The static export endpoint was not found (404: {0}). Check the id and the project id.', serverMessage)
-        : l10n.t('The static export endpoint was not found (404). Check the id and the project id.');
+        ? l10n.t('The static export endpoint was not found (404: {0}). Check the base URL: it must be the admin API\'s, where the static export routes are under /v1/static-export.', serverMessage)
+        : l10n.t('The static export endpoint was not found (404). Check the base URL: it must be the admin API\'s, where the static export routes are under /v1/static-export.');
     case 'agentEndpoint':
       return serverMessage
         ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
@@ -182,14 +193,18 @@ function conflictMessage(subject: ApiSubject, serverMessage: string | undefined)
       return serverMessage
         ? l10n.t('The agent of project "{0}" cannot take a new job now (409: {1}). Try again later.', subject.projectId, serverMessage)
         : l10n.t('The agent of project "{0}" cannot take a new job now (409). Try again later.', subject.projectId);
-    case 'exportJob':
+    case 'exportBundle':
       return serverMessage
         ? l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {1})', subject.id, serverMessage)
         : l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id);
+    case 'exportJob':
+      return serverMessage
+        ? l10n.t('Export job "{0}" cannot be read in its current state (409: {1}). Try again in a moment.', subject.id, serverMessage)
+        : l10n.t('Export job "{0}" cannot be read in its current state (409). Try again in a moment.', subject.id);
     case 'exportEndpoint':
       return serverMessage
-        ? l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {0})', serverMessage)
-        : l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)');
+        ? l10n.t('The static export endpoint cannot start an export now (409: {0}). Try again later.', serverMessage)
+        : l10n.t('The static export endpoint cannot start an export now (409). Try again later.');
   }
 }
 

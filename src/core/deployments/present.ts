@@ -36,7 +36,7 @@ export function deploymentStatusWord(status: DeploymentStatus, raw: string): str
     case 'failure':
       return l10n.t({ message: 'failed', comment: ['The status of a deployment, as its row shows it.'] });
     case 'unknown':
-      return l10n.t({ message: 'unknown status "{0}"', args: [raw], comment: ['The status of a deployment, as its row shows it.'] });
+      return raw === '' ? l10n.t({ message: 'status not given', comment: ['A deployment whose answer gave no status, as its row shows it.'] }) : l10n.t({ message: 'unknown status "{0}"', args: [raw], comment: ['The status of a deployment, as its row shows it.'] });
   }
 }
 

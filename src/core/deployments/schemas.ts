@@ -10,7 +10,6 @@ import { InvalidResponseError } from '../api/errors';
 import { issueClause } from '../api/schemas';
 import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './types';
 
-const nonEmpty = () => z.string().check(z.minLength(1));
 /** An optional string: `null` reads as absent. */
 const optionalString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
 const names = z.pipe(z.nullish(z.array(z.string())), z.transform((v) => v ?? []));
@@ -20,7 +19,7 @@ const statusSchema = z.object({
   projectId: optionalString,
   createdAt: optionalString,
   endedAt: optionalString,
-  status: nonEmpty(),
+  status: optionalString,
   summary: optionalString,
   logs: z.pipe(z.nullish(z.array(z.pipe(z.nullish(z.string()), z.transform((v) => v ?? '')))), z.transform((v) => v ?? [])),
   subdomain: optionalString,
@@ -41,14 +40,14 @@ const statusSchema = z.object({
 
 /** A status id is sent back in a path and shown on a row: an id's characters only. */
 const statusId = () => z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/));
-const deployTriggerSchema = z.object({ statusId: statusId() });
-const previewTriggerSchema = z.object({ statusId: statusId(), previewUrl: optionalString });
+const deployTriggerSchema = z.object({ statusId: z.optional(statusId()) });
+const previewTriggerSchema = z.object({ statusId: z.optional(statusId()), previewUrl: optionalString });
 const automationSchema = z.object({ schemaId: optionalString, instanceId: optionalString, jobId: optionalString });
 
 type Resource = 'deployment' | 'deployTrigger' | 'previewTrigger' | 'automationRun';
 
 function parse<T>(schema: z.ZodMiniType<T>, value: unknown, what: Resource, status: number): T {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : l10n.t('(the body)');
@@ -66,11 +65,16 @@ function failWith(problem: string, status: number): never {
   throw new InvalidResponseError(problem, status, l10n.t('Check that the base URL points at the admin API; if it does, the API has changed in a way this version of Docs Admin does not know: look for an update.'));
 }
 
-/** A status read by `statusId` (its id is the one it was asked by: `_id` only repeats it). */
+/**
+ * A status read by `statusId` (its id is the one it was asked by: `_id` only repeats it). The
+ * document requires no field: a status left out reads as `unknown` with an empty word (the row
+ * says the status was not given).
+ */
 export function parseDeployment(value: unknown, status: number, statusId: string): Deployment {
   const d = parse(statusSchema, value, 'deployment', status);
-  const known = (DEPLOYMENT_STATUSES as readonly string[]).includes(d.status);
-  const out: Deployment = { id: statusId, status: (known ? d.status : 'unknown') as DeploymentStatus, rawStatus: d.status, logs: d.logs, author: null };
+  const raw = d.status ?? '';
+  const known = (DEPLOYMENT_STATUSES as readonly string[]).includes(raw);
+  const out: Deployment = { id: statusId, status: (known ? raw : 'unknown') as DeploymentStatus, rawStatus: raw, logs: d.logs, author: null };
   for (const field of ['projectId', 'createdAt', 'endedAt', 'summary', 'subdomain', 'screenshot', 'screenshotLight', 'screenshotDark', 'source'] as const) {
     const v = d[field];
     if (v !== undefined) out[field] = v;
@@ -93,12 +97,28 @@ export function parseDeployment(value: unknown, status: number, statusId: string
   return out;
 }
 
+/** A trigger the platform took (2xx) whose answer gives no status id: it was queued, and cannot be followed from here. */
+function queuedUnfollowable(what: 'deployment' | 'preview', status: number, previewUrl?: string): never {
+  throw new InvalidResponseError(
+    what === 'deployment'
+      ? l10n.t('The platform queued the deployment ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard; do not deploy again for it.', status)
+      : previewUrl === undefined
+        ? l10n.t('The platform queued the preview ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', status)
+        : l10n.t('The platform queued the preview at {0} ({1}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', previewUrl, status),
+    status,
+    l10n.t('The answer is logged.'),
+  );
+}
+
 export function parseDeployTriggered(value: unknown, status: number): DeployTriggered {
-  return parse(deployTriggerSchema, value, 'deployTrigger', status);
+  const t = parse(deployTriggerSchema, value, 'deployTrigger', status);
+  if (t.statusId === undefined) return queuedUnfollowable('deployment', status);
+  return { statusId: t.statusId };
 }
 
 export function parsePreviewTriggered(value: unknown, status: number): PreviewTriggered {
   const p = parse(previewTriggerSchema, value, 'previewTrigger', status);
+  if (p.statusId === undefined) return queuedUnfollowable('preview', status, p.previewUrl);
   return p.previewUrl === undefined ? { statusId: p.statusId } : { statusId: p.statusId, previewUrl: p.previewUrl };
 }
 

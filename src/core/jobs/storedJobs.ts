@@ -17,18 +17,19 @@ import { isTerminal, jobKey, parseJobKey, reopenedAt, type JobKey, type TrackedJ
  */
 export const MAX_SHOWN_JOBS = 2_000;
 
-const snapshotBase = { status: z.string(), rawStatus: z.string() };
+/** An agent job as `parseAgentJob` gives it: only id and status are sure (the vendor's API requires no field). */
 const agentSnapshot = z.looseObject({
-  ...snapshotBase,
+  status: z.string(),
+  rawStatus: z.optional(z.string()),
   id: z.string(),
-  source: z.object({ repository: z.string(), ref: z.nullable(z.string()) }),
-  model: z.string(),
+  source: z.looseObject({ repository: z.optional(z.string()), ref: z.nullable(z.string()) }),
+  model: z.optional(z.string()),
   prLink: z.nullable(z.string()),
-  createdAt: z.string(),
+  createdAt: z.optional(z.string()),
   archivedAt: z.nullable(z.string()),
 });
-const exportSnapshot = z.looseObject({ ...snapshotBase, jobId: z.string() });
-const deploymentSnapshot = z.looseObject({ ...snapshotBase, id: z.string(), logLines: z.number() });
+const exportSnapshot = z.looseObject({ status: z.string(), rawStatus: z.string(), jobId: z.string() });
+const deploymentSnapshot = z.looseObject({ status: z.string(), rawStatus: z.string(), id: z.string(), logLines: z.number() });
 const id = z.string().check(z.minLength(1));
 const target = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('production') }),

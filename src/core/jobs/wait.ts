@@ -8,6 +8,7 @@ import { ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError }
 import { abortableSleep, AbortedError } from '../abort';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
 import { emptyHistory, nextDelayMs, recordProgress, type PollHistory } from './interval';
+import { agentStatusText } from './present';
 import { isAgentTerminal, isExportTerminal } from './trackedJob';
 import { isDeploymentTerminal, type Deployment } from '../deployments/types';
 
@@ -95,9 +96,9 @@ export function waitForAgentJob(client: Pick<WaitClient, 'getAgentJob'>, id: str
       id,
       get: (o) => client.getAgentJob(id, o),
       done: (job) => isAgentTerminal(job),
-      fingerprint: (job) => `${job.rawStatus}|${job.prLink ?? ''}`,
+      fingerprint: (job) => `${job.rawStatus ?? ''}|${job.prLink ?? ''}`,
       progress: () => undefined,
-      status: (job) => job.rawStatus,
+      status: (job) => agentStatusText(job),
     },
     options,
   );

@@ -93,10 +93,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
     item.contextValue = p.contextValue;
     if (job.kind === 'agent' && job.snapshot !== undefined) {
-      const local = this.describeRepository(job.snapshot.source.repository);
+      const repository = job.snapshot.source.repository;
+      const local = repository === undefined ? undefined : this.describeRepository(repository);
       const preview = agentPreviewNote(previewState(previewOfBranch(service.list(), job.snapshot.source.ref, job.id)));
       item.description = [p.description, preview?.note, local].filter((part) => part !== undefined).join(' · ');
-      item.contextValue = withPreviewToken(withReviewTokens(p.contextValue, job.snapshot.source.ref), preview?.token);
+      item.contextValue = withPreviewToken(withReviewTokens(p.contextValue, job.snapshot.source), preview?.token);
     }
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.isTrusted = false;
