@@ -287,15 +287,17 @@ async function main(): Promise<void> {
     if ((await exportsHeader.getAttribute('aria-expanded')) === 'true') await exportsHeader.click();
     const deployments = page.locator('.sidebar .pane-header', { hasText: 'Deployments' }).first();
     if ((await deployments.getAttribute('aria-expanded')) !== 'true') await deployments.click();
-    const deploymentRows = await expectText(page, '.sidebar .pane-body >> nth=2', /Preview of agent\/quickstart[\s\S]*(deploying|queued)[\s\S]*failed/, 'the Deployments view with a running and a failed deployment', 30_000);
+    // Running first, then newest: the agent's preview and a running deployment are both on screen.
+    const deploymentRows = await expectText(page, '.sidebar .pane-body >> nth=2', /^(?=[\s\S]*Preview of agent\/quickstart)(?=[\s\S]*(deploying|queued))/, 'the Deployments view with the agent\'s preview and a running deployment', 30_000);
     await expectText(page, '.statusbar', /Deploying · |deployments/, 'the running deployment in the status bar');
     await page.mouse.move(660, 640);
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'deployments.png') });
-    const failedRow = page.locator('.sidebar .pane-body .monaco-list-row', { hasText: 'Preview of agent/fr' }).first();
-    await failedRow.click({ button: 'right' });
-    await page.waitForTimeout(600);
-    await page.locator('.context-view .action-label', { hasText: 'Show Deployment Logs' }).first().click();
+    // The failed demo preview's logs, picked from the palette (its row may be below the view's fold).
+    await runCommand(page, 'Docs Admin: Show Deployment Logs');
+    await page.locator('.quick-input-widget input').fill('agent/fr');
+    await expectText(page, '.quick-input-widget .monaco-list', /Preview of agent\/fr/, 'the failed preview in the pick list');
+    await page.keyboard.press('Enter');
     await expectText(page, '.editor-instance', /Error: guides\/install\.mdx:12:3: Unknown component/, 'the failure line in the logs', 30_000);
     await page.mouse.move(660, 640);
     await page.waitForTimeout(800);
