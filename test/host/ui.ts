@@ -298,7 +298,7 @@ async function main(): Promise<void> {
     await page.locator('.quick-input-widget input').fill('agent/fr');
     await expectText(page, '.quick-input-widget .monaco-list', /Preview of agent\/fr/, 'the failed preview in the pick list');
     await page.keyboard.press('Enter');
-    await expectText(page, '.editor-instance', /Error: guides\/install\.mdx:12:3: Unknown component/, 'the failure line in the logs', 30_000);
+    await expectText(page, '.editor-instance', /Error:\s+guides\/install\.mdx:12:3:\s+Unknown\s+component/, 'the failure line in the logs (the lines wrap)', 30_000);
     await page.mouse.move(660, 640);
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'deployment-logs.png') });
