@@ -19,8 +19,10 @@ import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
+import type { Deployment } from '../core/deployments/types';
+import { deployOperation, previewOperation } from './deploy';
 import { rolloutRunner } from './rollout';
-import type { Operation } from './spec';
+import type { Operation, OutputName } from './spec';
 
 /** What a run did, for the outputs and the job summary (server text as it came: the summary neutralises it). */
 export interface Report {
@@ -36,6 +38,10 @@ export interface Report {
   valuesChanged?: boolean;
   rolledOut?: boolean;
   agent?: AgentJob;
+  /** The deployment or preview, as last read. */
+  deployment?: Deployment;
+  branch?: string;
+  previewUrl?: string;
   failure?: string;
 }
 
@@ -45,8 +51,8 @@ export interface OperationContext {
   /** A line for the log (the caller makes it safe). */
   line(text: string): void;
   /** Sets an output as soon as its value is known. */
-  output(name: 'job-id' | 'bundle-url' | 'expires-at' | 'pr-link', value: string): void;
-  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt'): string;
+  output(name: OutputName, value: string): void;
+  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'branch' | 'wait'): string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -179,5 +185,9 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
       return publishOperation(ctx);
     case 'agent':
       return agentOperation(ctx);
+    case 'deploy':
+      return deployOperation(ctx);
+    case 'preview':
+      return previewOperation(ctx);
   }
 }

@@ -59,11 +59,28 @@ export class AuthError extends ApiError {
 
 export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
 
+/** What a plan may lack: static export (enterprise), preview deployments, or the API's deployments and automations (paid plans). */
+export type PlanFeature = 'staticExport' | 'previews' | 'deployments' | 'automations';
+
+/** The plan cause, and what fixes it, in two sentences. */
+function planSentences(feature: PlanFeature): string {
+  switch (feature) {
+    case 'staticExport':
+      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+    case 'previews':
+      return l10n.t("The cause: the organization's plan does not include preview deployments. To fix it, ask an owner of the organization to move to a plan that has them.");
+    case 'deployments':
+      return l10n.t("The cause: the organization's plan does not include deployments through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+    case 'automations':
+      return l10n.t("The cause: the organization's plan does not include running automations through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+  }
+}
+
 /** The one cause of a 403, and what fixes it, in two sentences. */
-function causeSentences(cause: ForbiddenCause): string {
+function causeSentences(cause: ForbiddenCause, feature: PlanFeature): string {
   switch (cause) {
     case 'plan':
-      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+      return planSentences(feature);
     case 'scope':
       return l10n.t("The cause: the key is read-only or lacks the scope for this call. To fix it, create a read-write admin key on the dashboard's API keys page and set it.");
     case 'ipAllowList':
@@ -72,10 +89,14 @@ function causeSentences(cause: ForbiddenCause): string {
 }
 
 /** One of several possible causes of a 403, and what fixes it: an item of a list. */
-function causeItem(cause: ForbiddenCause): string {
+function causeItem(cause: ForbiddenCause, feature: PlanFeature): string {
   switch (cause) {
     case 'plan':
-      return l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)");
+      return feature === 'staticExport'
+        ? l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)")
+        : feature === 'previews'
+          ? l10n.t("the organization's plan does not include preview deployments (to fix it, ask an owner of the organization to move to a plan that has them)")
+          : l10n.t("the organization's plan does not include this part of the API (to fix it, ask an owner of the organization to move to a paid plan)");
     case 'scope':
       return l10n.t("the key is read-only or lacks the scope for this call (to fix it, create a read-write admin key on the dashboard's API keys page and set it)");
     case 'ipAllowList':
@@ -86,12 +107,13 @@ function causeItem(cause: ForbiddenCause): string {
 /** 403: the key is valid but may not do this. */
 export class ForbiddenError extends ApiError {
   readonly kind = 'forbidden';
-  constructor(readonly causes: readonly ForbiddenCause[], serverMessage?: string) {
+  /** `feature`: what the plan may lack, for the call that was refused. */
+  constructor(readonly causes: readonly ForbiddenCause[], serverMessage?: string, readonly feature: PlanFeature = 'staticExport') {
     const [only] = causes;
     const why =
       causes.length === 1 && only !== undefined
-        ? causeSentences(only)
-        : l10n.t('Possible causes: {0}.', causes.map(causeItem).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
+        ? causeSentences(only, feature)
+        : l10n.t('Possible causes: {0}.', causes.map((c) => causeItem(c, feature)).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
     const denied = serverMessage ? l10n.t('Access denied (403: {0}).', serverMessage) : l10n.t('Access denied (403).');
     super(sentences(denied, why), { status: 403, ...(serverMessage === undefined ? {} : { serverMessage }) });
   }
@@ -110,7 +132,12 @@ export type ApiSubject =
   /** Starting an export. */
   | { kind: 'exportEndpoint' }
   /** Creating an agent job: the project's agent endpoint. */
-  | { kind: 'agentEndpoint'; projectId: string };
+  | { kind: 'agentEndpoint'; projectId: string }
+  /** A deployment's status, by its id. */
+  | { kind: 'deployment'; id: string }
+  /** Triggering a deployment or a preview of the project. */
+  | { kind: 'deployEndpoint'; projectId: string }
+  | { kind: 'automation'; id: string; projectId: string };
 
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
@@ -141,6 +168,12 @@ function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined)
       return serverMessage
         ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
         : l10n.t('The agent endpoint of project "{0}" was not found (404). Check the project id and the base URL.', subject.projectId);
+    case 'deployment':
+      return l10n.t('Deployment status "{0}" was not found (404{1}). Check the status id, and that it belongs to this environment\'s project.', subject.id, serverMessage ? `: ${serverMessage}` : '');
+    case 'deployEndpoint':
+      return l10n.t('Project "{0}" was not found for deployments (404{1}). Check the project id and the base URL.', subject.projectId, serverMessage ? `: ${serverMessage}` : '');
+    case 'automation':
+      return l10n.t('Automation "{0}" was not found in project "{1}" (404{2}). Copy its id again from the automation\'s settings on the dashboard.', subject.id, subject.projectId, serverMessage ? `: ${serverMessage}` : '');
   }
 }
 
@@ -154,6 +187,10 @@ export class ConflictError extends ApiError {
 
 function conflictMessage(subject: ApiSubject, serverMessage: string | undefined): string {
   switch (subject.kind) {
+    case 'deployment':
+    case 'deployEndpoint':
+    case 'automation':
+      return serverMessage ? l10n.t('The server cannot take this request now (409: {0}). Try again later.', serverMessage) : l10n.t('The server cannot take this request now (409). Try again later.');
     case 'agentJob':
       return serverMessage
         ? l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409: {2}). Refresh it and try again.', subject.id, subject.projectId, serverMessage)
