@@ -88,7 +88,7 @@ async function runPolicy(jobs: readonly PlannedJob[], policy: Policy): Promise<J
     sim.advance(clock.now() - sim.now());
     pollTimes.get(id)?.push(clock.now());
   };
-  const api: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport'> = {
+  const api: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport' | 'getDeploymentStatus'> = {
     getAgentJob: (id, call) => {
       sync(id);
       return hold(client.getAgentJob(id, call));
@@ -103,6 +103,7 @@ async function runPolicy(jobs: readonly PlannedJob[], policy: Policy): Promise<J
       return reading;
     },
     startExport: () => Promise.reject(new Error('the benchmark tracks jobs; it starts none')),
+    getDeploymentStatus: () => Promise.reject(new Error('the benchmark tracks agent jobs and exports only')),
   };
 
   for (const job of jobs) {

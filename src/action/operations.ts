@@ -19,9 +19,11 @@ import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
+import type { Deployment } from '../core/deployments/types';
+import { deployOperation, previewOperation } from './deploy';
 import { reportOperation, type ReaderReport } from './report';
 import { rolloutRunner } from './rollout';
-import type { Operation } from './spec';
+import type { Operation, OutputName } from './spec';
 
 /** What a run did, for the outputs and the job summary (server text as it came: the summary neutralises it). */
 export interface Report {
@@ -37,6 +39,10 @@ export interface Report {
   valuesChanged?: boolean;
   rolledOut?: boolean;
   agent?: AgentJob;
+  /** The deployment or preview, as last read. */
+  deployment?: Deployment;
+  branch?: string;
+  previewUrl?: string;
   /** The report operation's findings. */
   readers?: ReaderReport;
   failure?: string;
@@ -48,8 +54,8 @@ export interface OperationContext {
   /** A line for the log (the caller makes it safe). */
   line(text: string): void;
   /** Sets an output as soon as its value is known. */
-  output(name: 'job-id' | 'bundle-url' | 'expires-at' | 'pr-link', value: string): void;
-  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'days' | 'rows'): string;
+  output(name: OutputName, value: string): void;
+  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'branch' | 'wait' | 'days' | 'rows'): string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -182,6 +188,10 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
       return publishOperation(ctx);
     case 'agent':
       return agentOperation(ctx);
+    case 'deploy':
+      return deployOperation(ctx);
+    case 'preview':
+      return previewOperation(ctx);
     case 'report':
       return reportOperation(ctx);
   }

@@ -1,6 +1,7 @@
 /** Jobs as the CLI prints them for a person (`--json` prints them whole instead). */
 import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../core/api/types';
+import type { Deployment } from '../core/deployments/types';
 import { agentStatusText } from '../core/jobs/present';
 
 /**
@@ -38,4 +39,25 @@ export function describeExport(job: ExportJob): string {
   if (job.domain !== undefined) parts.push(job.domain);
   const error = job.error === undefined ? '' : `\n  ${l10n.t({ message: 'error', comment: ['The field of a failed export job that holds its error, in a table.'] })}  ${job.error}`;
   return `${job.jobId}  ${parts.join(' · ')}${error}`;
+}
+
+
+/** A deployment: its status (the API's word), then its fields; `previewUrl` when it is a preview. */
+export function describeDeployment(d: Deployment, previewUrl?: string): string {
+  const status = d.status === 'unknown' ? l10n.t('unknown status "{0}"', d.rawStatus) : d.status;
+  const commit = d.commit === undefined ? null : [d.commit.sha?.slice(0, 12), d.commit.ref === undefined ? undefined : `(${d.commit.ref})`, (d.commit.message ?? '').split(/\r?\n/)[0]].filter((p) => p !== undefined && p !== '').join(' ');
+  const files = d.commit?.filesChanged;
+  const fields: [string, string | null | undefined][] = [
+    [l10n.t({ message: 'preview', comment: ['A field of a deployment, in a table.'] }), previewUrl],
+    [l10n.t({ message: 'summary', comment: ['A field of a deployment, in a table.'] }), d.summary],
+    [l10n.t({ message: 'commit', comment: ['A field of a deployment, in a table.'] }), commit],
+    [l10n.t({ message: 'files', comment: ['A field of a deployment, in a table.'] }), files === undefined ? undefined : l10n.t('{0} added, {1} modified, {2} removed', files.added.length, files.modified.length, files.removed.length)],
+    [l10n.t({ message: 'author', comment: ['A field of a deployment, in a table.'] }), d.author?.name],
+    [l10n.t({ message: 'source', comment: ['A field of a deployment, in a table.'] }), d.source],
+    [l10n.t({ message: 'created', comment: ['A field of a deployment, in a table.'] }), d.createdAt],
+    [l10n.t({ message: 'ended', comment: ['A field of a deployment, in a table.'] }), d.endedAt],
+  ];
+  const shown = fields.filter((f): f is [string, string] => f[1] !== undefined && f[1] !== null && f[1] !== '');
+  const width = Math.max(...shown.map(([name]) => name.length), 0) + 2;
+  return [`${d.id}  ${status}`, ...shown.map(([name, value]) => `  ${name.padEnd(width)}${value}`)].join('\n');
 }

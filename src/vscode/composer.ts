@@ -106,11 +106,20 @@ export class PromptComposer implements vscode.Disposable {
 
   /**
    * The agent took `prompt` from this draft: it is removed, and what was sent is remembered (as a
-   * digest) so that the draft cannot come back even if its file could not be removed.
+   * digest) so that the draft cannot come back even if its file could not be removed. A draft the
+   * person wrote in while it was being sent is kept as it is now (`'kept'`): what they typed is
+   * never lost, and since it no longer equals what was sent, it is theirs to edit and send.
    */
-  async sent(uri: vscode.Uri, prompt: string): Promise<void> {
+  async sent(uri: vscode.Uri, prompt: string): Promise<'removed' | 'kept'> {
     await this.state.update(SENT, { ...this.state.get<Record<string, string>>(SENT, {}), [uri.path]: promptDigest(prompt) });
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+    if (document !== undefined && promptFromDraft(document.getText()) !== prompt) {
+      await this.flush(document);
+      await this.forgetMark(UNCERTAIN, uri);
+      return 'kept';
+    }
     await this.discard(uri);
+    return 'removed';
   }
 
   /** Removes a draft: its tabs close (nothing to save), its file and marks go. */
@@ -128,6 +137,11 @@ export class PromptComposer implements vscode.Disposable {
     }
     await this.forgetMark(GENERATED, uri);
     await this.forgetMark(UNCERTAIN, uri);
+  }
+
+  /** Whether the draft still holds only what it was opened with (the page and lines): nothing asked yet. */
+  isUnwritten(document: vscode.TextDocument): boolean {
+    return this.state.get<Record<string, string>>(GENERATED, {})[document.uri.path] === document.getText();
   }
 
   /** Whether the last send of this draft may have created a job (or reached one). */

@@ -55,6 +55,9 @@ export interface WireReply {
  */
 export const EXPECTED_ANYWAY = [401, 403, 429, 500, 502, 503, 504] as const;
 
+/** And 404 for the platform's deployment routes: their document lists no error at all, and platform-api.md says to expect it. */
+const EXPECTED_ANYWAY_OF: Partial<Record<DocumentName, readonly number[]>> = { platform: [...EXPECTED_ANYWAY, 404] };
+
 function json(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -182,7 +185,7 @@ export class VendorDocument {
     if (!parsed.ok) return [`the ${reply.status} answer is not JSON`];
     if (!/^application\/json\b/i.test(reply.headers['content-type'] ?? '')) findings.push(`the ${reply.status} answer is "${reply.headers['content-type'] ?? '(no Content-Type)'}", not application/json`);
     if (documented === undefined) {
-      if (!(EXPECTED_ANYWAY as readonly number[]).includes(reply.status)) return [...findings, `${reply.status} is not an answer the document lists (${Object.keys(responses).join(', ')}) nor one the field notes expect anyway`];
+      if (!(EXPECTED_ANYWAY_OF[this.name] ?? EXPECTED_ANYWAY).includes(reply.status)) return [...findings, `${reply.status} is not an answer the document lists (${Object.keys(responses).join(', ')}) nor one the field notes expect anyway`];
       const error = this.errorSchema();
       if (error === undefined) return findings;
       const problems = this.validate(error, parsed.value);

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import type { AdminApiClient } from '../../src/core/api/client';
 import { InvalidResponseError } from '../../src/core/api/errors';
 import type { AgentJob, Bundle, ExportJob } from '../../src/core/api/types';
+import type { AutomationTriggered, Deployment, PreviewTriggered } from '../../src/core/deployments/types';
 import type { RouteName } from '../simulator';
 import { ANALYTICS_ROUTES } from './analyticsRoutes';
 import type { DocumentName } from './documents';
@@ -138,6 +139,79 @@ export const CONTRACT_ROUTES: readonly ContractRoute[] = [
       assert.equal(bundle.jobId, b.jobId, 'jobId');
       assert.equal(bundle.sizeBytes, b.sizeBytes, 'sizeBytes');
       assert.equal(bundle.expiresAt, b.expiresAt, 'expiresAt');
+    },
+  },
+  {
+    route: 'deploy.trigger',
+    document: 'platform',
+    method: 'post',
+    path: '/project/update/{projectId}',
+    call: (client) => client.triggerDeployment(),
+    read: (outcome, body) => {
+      const b = body as Fields;
+      if (given(b.statusId) === undefined) {
+        // Queued, but nothing to follow it by: the client says so (never "the wrong shape").
+        assert.ok(outcome instanceof InvalidResponseError, `read as ${String(outcome)}`);
+        assert.match(outcome.message, /^The platform queued the deployment \(202\), but the answer does not say its status id, so it cannot be followed from here\./);
+        return;
+      }
+      assert.deepEqual(value(outcome), { statusId: b.statusId });
+    },
+  },
+  {
+    route: 'preview.trigger',
+    document: 'platform',
+    method: 'post',
+    path: '/project/preview/{projectId}',
+    call: (client) => client.triggerPreview('docs-agent/fix-links'),
+    read: (outcome, body) => {
+      const b = body as Fields;
+      if (given(b.statusId) === undefined) {
+        assert.ok(outcome instanceof InvalidResponseError, `read as ${String(outcome)}`);
+        assert.match(outcome.message, /^The platform queued the preview (at \S+ )?\(202\), but the answer does not say its status id/);
+        return;
+      }
+      const started = value(outcome) as PreviewTriggered;
+      assert.equal(started.statusId, b.statusId, 'statusId');
+      assert.equal(started.previewUrl, b.previewUrl ?? undefined, 'previewUrl');
+    },
+  },
+  {
+    route: 'deploy.status',
+    document: 'platform',
+    method: 'get',
+    path: '/project/update-status/{statusId}',
+    call: (client, id) => client.getDeploymentStatus(id),
+    read: (outcome, body, id) => {
+      const d = value(outcome) as Deployment;
+      const b = body as Fields;
+      assert.equal(d.id, id, 'id: the one asked about');
+      assert.equal(d.rawStatus, b.status ?? '', 'rawStatus');
+      assert.equal(d.status, typeof b.status === 'string' && ['queued', 'in_progress', 'success', 'failure'].includes(b.status) ? b.status : 'unknown', 'status');
+      assert.deepEqual(d.logs, b.logs ?? [], 'logs');
+      for (const field of ['projectId', 'createdAt', 'endedAt', 'summary', 'subdomain', 'screenshot', 'screenshotLight', 'screenshotDark', 'source'] as const) assert.equal(d[field], b[field] ?? undefined, field);
+      const author = b.author as Fields | null | undefined;
+      assert.equal(d.author?.name, author?.name ?? undefined, 'author.name');
+      assert.equal(d.author?.githubUserId, author?.githubUserId ?? undefined, 'author.githubUserId');
+      const commit = b.commit as Fields | undefined;
+      assert.equal(d.commit?.sha, commit?.sha ?? undefined, 'commit.sha');
+      assert.equal(d.commit?.message, commit?.message ?? undefined, 'commit.message');
+      const files = commit?.filesChanged as Fields | undefined;
+      if (files !== undefined) assert.deepEqual(d.commit?.filesChanged, { added: files.added ?? [], modified: files.modified ?? [], removed: files.removed ?? [] }, 'filesChanged');
+    },
+  },
+  {
+    route: 'automation.trigger',
+    document: 'platform',
+    method: 'post',
+    path: '/workflow/{projectId}/{workflowSchemaId}/trigger',
+    call: (client, id) => client.triggerAutomation(id),
+    read: (outcome, body) => {
+      const run = value(outcome) as AutomationTriggered;
+      const b = body as Fields;
+      assert.equal(run.schemaId, b.schemaId ?? undefined, 'schemaId');
+      assert.equal(run.instanceId, b.instanceId ?? undefined, 'instanceId');
+      assert.equal(run.jobId, b.jobId ?? undefined, 'jobId');
     },
   },
   ...ANALYTICS_ROUTES,

@@ -34,7 +34,6 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   }
 
   before(async () => {
-    // 1 real ms is 1 simulated second: an agent run of 3,000 s takes 3 s.
     // An agent run lasts an hour of real time: a job ends when a test moves the simulator's clock
     // on (RUN_REAL_MS), never while a slow machine is still sending, so "active at once" holds.
     sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: RUN_REAL_MS * 1_000 } });
@@ -281,5 +280,49 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     assert.doesNotMatch(vscode.window.activeTextEditor?.document.getText() ?? '', /Never mind/);
     await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
+  });
+
+  it('what the person types while the prompt is being sent is kept: the draft stays, with what was sent and what was added, and says so', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    await type('Shorten the intro.');
+    sim.clearRequests();
+    // The agent takes a moment to answer: the person goes on writing meanwhile.
+    sim.injectFault({ route: 'agent.create', kind: 'delay', ms: 1_500 });
+    const mark = api.messages.recent.at(-1);
+    const sending = vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    await waitFor('the request', () => posts().length === 1);
+    await type('\nAnd add a table of contents.');
+    const sent = await sending;
+    assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
+    assert.deepEqual(sim.agentPrompts(sent.jobId), ['Shorten the intro.']);
+    assert.ok(existsSync(draft.fsPath), 'the draft is kept');
+    assert.match(readFileSync(draft.fsPath, 'utf8'), /Shorten the intro\.\nAnd add a table of contents\.$/, 'with what was typed meanwhile, saved');
+    const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+    assert.ok(shown.some((m) => m.severity === 'info' && m.text.includes(`Agent job ${sent.jobId} created.`) && /wrote in the draft while it was being sent/.test(m.text)), JSON.stringify(shown));
+    // Opened again, it is the person's draft, as they left it.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /And add a table of contents\.$/);
+    assert.equal(posts().length, 1, 'nothing sent again');
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
+  });
+
+  it('a draft that holds only the page and lines it was opened with is not sent: it says what to write, and the draft stays', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const page = quickstart();
+    await select(page, 3, 4);
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    sim.clearRequests();
+    const mark = api.messages.recent.at(-1);
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft), { outcome: 'blank' });
+    assert.equal(posts().length, 0, 'nothing sent');
+    const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+    assert.ok(shown.some((m) => m.severity === 'warning' && /only the page and lines .*write what the agent should do/.test(m.text)), JSON.stringify(shown));
+    assert.ok(existsSync(draft.fsPath), 'the draft stays');
+    await type('Mention Node 22.');
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    assert.equal(sent?.outcome, 'created');
+    assert.equal(posts().length, 1);
   });
 });

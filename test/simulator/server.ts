@@ -10,6 +10,7 @@ import { AnalyticsRoutes } from './analytics';
 import { playgroundAnalytics, type AnalyticsData } from './analyticsData';
 import { SimClock } from './clock';
 import { handleControl } from './control';
+import { DeploymentStore } from './deployments';
 import { FaultQueue } from './faults';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
 import { reportSecret } from './ledger';
@@ -21,6 +22,9 @@ import {
   DEMO_KEY,
   type AgentDefaults,
   type AgentJobSeed,
+  type AutomationSeed,
+  type DeploymentDefaults,
+  type DeploymentSeed,
   type ExportDefaults,
   type ExportJobSeed,
   type Exchange,
@@ -65,6 +69,7 @@ export class Simulator {
   readonly keys: KeySpec[];
   private readonly clock: SimClock;
   private readonly jobs: JobStore;
+  private readonly deploys: DeploymentStore;
   private readonly faults = new FaultQueue();
   private randomFaults: RandomFaults | undefined;
   private readonly secret = randomBytes(32).toString('hex');
@@ -104,6 +109,8 @@ export class Simulator {
       retryAfter: true,
       ...options.agentDefaults,
     };
+    this.deploys = new DeploymentStore(() => this.clock.now(), options.timeScale ?? 1, this.projectId, () => this.storageUrl, options.deploymentDefaults);
+    this.deploys.previewsEnabled = options.previewsEnabled ?? true;
     this.staticExportEnabled = options.staticExportEnabled ?? true;
     this.linkTtlSeconds = options.linkTtlSeconds ?? 3600;
     this.api = this.listener('api');
@@ -206,6 +213,46 @@ export class Simulator {
   /** The prompts an agent job received (the create's, then each follow-up), as sent. */
   agentPrompts(id: string, projectId = this.projectId): string[] | undefined {
     return this.jobs.findAgent(projectId, id)?.prompts.slice();
+  }
+
+  /** A deployment or preview as if triggered (from the dashboard, GitHub, the API); answers its status now. */
+  addDeployment(seed?: DeploymentSeed): Record<string, unknown> {
+    return this.deploys.json(this.deploys.add(seed));
+  }
+
+  /** The deployment's status as the API would answer it now (no fault, no key), or undefined. */
+  deployment(statusId: string): Record<string, unknown> | undefined {
+    const record = this.deploys.deployments.get(statusId);
+    return record && this.deploys.json(record);
+  }
+
+  /** Every deployment and preview the simulator knows, oldest first, as the API answers each now. */
+  deploymentList(): Record<string, unknown>[] {
+    return [...this.deploys.deployments.values()].map((record) => this.deploys.json(record));
+  }
+
+  /** An automation the trigger route knows (answers its id). */
+  addAutomation(seed?: AutomationSeed): string {
+    return this.deploys.addAutomation(seed).id;
+  }
+
+  /** The runs an automation's trigger started, oldest first. */
+  automationRuns(id: string): { instanceId: string; jobId: string; at: number }[] | undefined {
+    return this.deploys.automations.get(id)?.runs.slice();
+  }
+
+  /** `false`: the preview route answers 403, as for a plan without previews. */
+  setPreviewsEnabled(enabled: boolean): void {
+    this.deploys.previewsEnabled = enabled;
+  }
+
+  setDeploymentDefaults(defaults: Partial<DeploymentDefaults>): void {
+    this.deploys.defaults = { ...this.deploys.defaults, ...defaults };
+  }
+
+  /** The preview URL a branch has (or gets), as the preview route hands it out. */
+  previewUrl(branch: string): string {
+    return this.deploys.previewUrl(branch);
   }
 
   setStaticExportEnabled(enabled: boolean): void {
@@ -463,6 +510,14 @@ export class Simulator {
         const record = this.jobs.exports.get(params.jobId ?? '');
         return record ? this.bundleReply(record) : json(404, { error: 'Export job not found' });
       }
+      case 'deploy.trigger':
+        return this.answer(this.deploys.triggerDeployment(params.projectId ?? ''));
+      case 'deploy.status':
+        return this.answer(this.deploys.statusAnswer(params.statusId ?? ''));
+      case 'preview.trigger':
+        return this.answer(this.deploys.triggerPreview(params.projectId ?? '', headers, body));
+      case 'automation.trigger':
+        return this.answer(this.deploys.triggerAutomation(params.projectId ?? '', params.automationId ?? ''));
       default:
         if (matched.route.startsWith('analytics.')) {
           if (params.projectId !== this.projectId) return json(404, { error: 'Project not found' });
@@ -504,6 +559,20 @@ export class Simulator {
     const created = this.jobs.addAgent({ projectId, durationMs, outcome, repository, prompt });
     created.ref = ref.replace('{id}', created.id);
     return json(201, this.jobs.agentJson(created));
+  }
+
+  private answer(answer: { status: number; body: unknown; headers?: Record<string, string> }): Reply {
+    return json(answer.status, answer.body, answer.headers);
+  }
+
+  /** The docs site and its previews, as a browser sees them: a small page that says which. */
+  private siteReply(matched: Matched): Reply {
+    const { kind, name = '' } = matched.params;
+    const branch = kind === 'previews' ? this.deploys.previewBranchOf(name) : undefined;
+    if (kind === 'previews' && branch === undefined) return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('No preview here') };
+    const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const title = branch === undefined ? `The ${escape(name)} docs` : `Preview of ${escape(branch)}`;
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1><p>Served by the Docs Admin simulator.</p>`) };
   }
 
   private exportDisabled(): Reply {
@@ -548,6 +617,7 @@ export class Simulator {
   }
 
   private storageReply(matched: Matched, method: string, headers: Record<string, string>, query: string, ignoreRange: boolean): Reply {
+    if (matched.route === 'site.get') return this.siteReply(matched);
     if (headers.authorization !== undefined) {
       return xml(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
     }

@@ -134,7 +134,9 @@ describe('docs-admin agent create / message, as a child process against the simu
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 503, headers: { 'retry-after': '1' } });
     const r = await cli(['agent', 'create', '--prompt', 'x']);
     assert.equal(r.code, 5);
-    assert.match(r.stderr, /may have been created anyway/);
+    assert.match(r.stderr, /^docs-admin: The server failed \(503 Service Unavailable: simulated 503\)\. The agent job may have been created anyway/);
+    // What happened, without its "try again": this request must not be sent again blindly.
+    assert.doesNotMatch(r.stderr, /try again/i);
     assert.equal(posts().length, 1);
 
     // The simulator holds its answer past the CLI's request timeout: the request arrived, so the
@@ -145,7 +147,8 @@ describe('docs-admin agent create / message, as a child process against the simu
     const t = await cli(['agent', 'create', '--prompt', 'held']);
     const waited = Date.now() - started;
     assert.equal(t.code, 5, t.stderr);
-    assert.match(t.stderr, /^docs-admin: The server at 127\.0\.0\.1:\d+ did not answer within 30 s\. .*may have been created anyway/);
+    assert.match(t.stderr, /^docs-admin: The server at 127\.0\.0\.1:\d+ did not answer within 30 s\. The agent job may have been created anyway/);
+    assert.doesNotMatch(t.stderr, /try again/i);
     assert.equal(t.stdout, '', 'no job id printed: none came back');
     assert.ok(waited >= 29_000, `it waited its timeout (${waited} ms)`);
     assert.equal(posts().length, 1, 'sent once, not resent');

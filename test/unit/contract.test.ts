@@ -180,6 +180,26 @@ describe('contract: the client and the simulator against the vendor OpenAPI docu
         await settle(c.startExport({ domain: 'docs.example.com' }));
         await settle(c.getExportJob(started.jobId));
         sim.setStaticExportEnabled(true);
+        // Deployments: a deployment read queued, running and ended, a failed one; a preview (and
+        // not in the plan); an automation run, and the refusals; the rate limits.
+        const deployed = await c.triggerDeployment();
+        await c.getDeploymentStatus(deployed.statusId);
+        sim.advance(20_000);
+        await c.getDeploymentStatus(deployed.statusId);
+        sim.advance(120_000);
+        await c.getDeploymentStatus(deployed.statusId);
+        await c.getDeploymentStatus(String(sim.addDeployment({ kind: 'preview', branch: 'agent/fr', outcome: 'failure', queuedMs: 0, durationMs: 0, author: null, createdAt: sim.now() - 1_000 })._id));
+        await settle(c.getDeploymentStatus('000000000000000000000000'));
+        await c.triggerPreview('docs-agent/fix-links');
+        sim.setPreviewsEnabled(false);
+        await settle(c.triggerPreview('docs-agent/fix-links'));
+        sim.setPreviewsEnabled(true);
+        const automation = sim.addAutomation();
+        await c.triggerAutomation(automation);
+        await settle(c.triggerAutomation('not-an-automation-id'));
+        await settle(c.triggerAutomation('0123456789abcdef01234567'));
+        for (let i = 0; i < 10; i++) await settle(c.triggerDeployment());
+        for (let i = 0; i < 5; i++) await settle(c.triggerPreview(`limit/${i}`));
         // Reader analytics: the whole site as the editor loads it, every list as the CLI reads
         // it (filters, cursors, offsets), a bad date, a wrong key, a plan without analytics.
         sim.seedPlaygroundAnalytics();
@@ -223,6 +243,10 @@ describe('contract: the client and the simulator against the vendor OpenAPI docu
         'export.start': [202, 400, 403],
         'export.status': [200, 401, 403, 404],
         'export.bundle': [200, 404, 409],
+        'deploy.trigger': [202, 429],
+        'preview.trigger': [202, 403, 429],
+        'deploy.status': [200, 404],
+        'automation.trigger': [202, 400, 404],
         'analytics.feedback': [200, 400, 403],
         'analytics.feedbackByPage': [200, 400],
         'analytics.assistant': [200, 400],

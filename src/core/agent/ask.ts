@@ -13,7 +13,7 @@ import * as l10n from '@vscode/l10n';
 import { AbortedError, abortableSleep } from '../abort';
 import { sentences } from '../l10n';
 import type { AdminApiClient } from '../api/client';
-import { InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/errors';
+import { ApiError, InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/errors';
 import type { AgentJob, CallOptions } from '../api/types';
 
 /** A new job, or a follow-up instruction to an existing one. */
@@ -109,7 +109,9 @@ export class AgentRequestMayHaveArrivedError extends Error {
         : taken
           ? l10n.t('The follow-up was not sent again.')
           : l10n.t('The follow-up may have reached agent job {0} anyway, so it was not sent again.', request.jobId);
-    super(sentences(sentences(failure.message, what), advice(request)), { cause: failure });
+    // What happened, without its "try again": this request is never sent again blindly.
+    const happened = failure instanceof ApiError && failure.fact !== undefined ? failure.fact : failure.message;
+    super(sentences(sentences(happened, what), advice(request)), { cause: failure });
     this.name = 'AgentRequestMayHaveArrivedError';
     this.taken = taken;
   }

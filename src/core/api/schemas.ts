@@ -74,7 +74,7 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 }
 
 /** What is wrong with a field, as a whole clause: `field "status" is missing`. */
-function issueClause(field: string, issue: z.core.$ZodIssue | undefined): string {
+export function issueClause(field: string, issue: z.core.$ZodIssue | undefined): string {
   switch (issue?.code) {
     case 'invalid_type':
       return issue.input === undefined ? l10n.t('field "{0}" is missing', field) : l10n.t('field "{0}" is not a {1}', field, issue.expected);

@@ -60,8 +60,9 @@ export class FollowedJobs {
       }
       const from = this.followed.get(key);
       this.followed.delete(key);
-      // Tracked here, and first read ended before it was tracked (an export says when it ended): nothing ended while followed.
-      if (from === undefined && 'updatedAt' in job.snapshot && Date.parse(job.snapshot.updatedAt ?? '') < job.addedAt) continue;
+      // Tracked here, and first read ended before it was tracked (an export or a deployment says when it ended): nothing ended while followed.
+      const endedAt = 'updatedAt' in job.snapshot ? job.snapshot.updatedAt : 'endedAt' in job.snapshot ? job.snapshot.endedAt : undefined;
+      if (from === undefined && Date.parse(endedAt ?? '') < job.addedAt) continue;
       ended.push({ key, job, from, to: job.snapshot.status });
     }
     return ended;

@@ -1,5 +1,6 @@
 /** What a finished job says in a notification, and which actions fit: pure, tested without an editor. */
 import * as l10n from '@vscode/l10n';
+import { deploymentNotice } from '../deployments/present';
 import { agentJobName } from './present';
 import type { Transition } from './service';
 import { isTerminal } from './trackedJob';
@@ -12,6 +13,7 @@ export interface Notice {
 
 /** What a finished job says, and which actions fit. Pure, for tests; undefined when silent. */
 export function noticeFor(t: Transition, setting: 'all' | 'failures' | 'none'): Notice | undefined {
+  if (t.job.kind === 'deployment') return deploymentNotice(t.job, setting);
   if (setting === 'none' || !isTerminal(t.job) || t.job.snapshot === undefined) return undefined;
   const failed = t.to === 'failed';
   if (setting === 'failures' && !failed) return undefined;

@@ -5,13 +5,13 @@
 import { AbortedError } from '../abort';
 import type { AdminApiClient } from '../api/client';
 import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError } from '../api/errors';
-import type { AgentJob, ExportJob } from '../api/types';
+import { toSnapshot } from '../deployments/types';
 import { english } from '../l10n';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
 import type { JobRegistry } from './registry';
 import type { PollOutcome } from './scheduler';
-import { isTerminal, type JobKey } from './trackedJob';
+import { isTerminal, type JobKey, type JobSnapshot } from './trackedJob';
 
 export type ServiceState =
   | { kind: 'ok' }
@@ -21,7 +21,7 @@ export type ServiceState =
 
 /** What a reading needs from the service around it. */
 export interface ReadingContext {
-  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob'>;
+  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'getDeploymentStatus'>;
   registry: JobRegistry;
   clock: Clock;
   log: Logger;
@@ -31,13 +31,31 @@ export interface ReadingContext {
   isPaused: () => boolean;
   setState: (state: ServiceState) => void;
   emitChange: (keys: JobKey[]) => void;
+  /** Each deployment's log lines as last read (kept here, not in the registry's storage: they can be long). */
+  logs: Map<JobKey, readonly string[]>;
 }
 
 /** What a poll can show a person: status, progress, pages, pull request, error. */
-function progressPrint(job: AgentJob | ExportJob): string {
-  return 'jobId' in job
-    ? JSON.stringify([job.rawStatus, job.progress, job.pageCount, job.error])
-    : JSON.stringify([job.rawStatus, job.prLink, job.archivedAt]);
+function progressPrint(job: JobSnapshot): string {
+  if ('jobId' in job) return JSON.stringify([job.rawStatus, job.progress, job.pageCount, job.error]);
+  if ('logLines' in job) return JSON.stringify([job.rawStatus, job.logLines, job.summary]);
+  return JSON.stringify([job.rawStatus, job.prLink, job.archivedAt]);
+}
+
+/** One reading of a job from the server, as the registry stores it (a deployment's logs go to `ctx.logs`). */
+async function readSnapshot(ctx: ReadingContext, key: JobKey, kind: 'agent' | 'export' | 'deployment', id: string, signal: AbortSignal): Promise<JobSnapshot> {
+  switch (kind) {
+    case 'agent':
+      return ctx.client.getAgentJob(id, { signal });
+    case 'export':
+      return ctx.client.getExportJob(id, { signal });
+    case 'deployment': {
+      const deployment = await ctx.client.getDeploymentStatus(id, { signal });
+      // Never fewer lines than already shown: a reading that was overtaken by a later one.
+      if (deployment.logs.length >= (ctx.logs.get(key)?.length ?? 0)) ctx.logs.set(key, deployment.logs);
+      return toSnapshot(deployment);
+    }
+  }
 }
 
 /** Reads one job now, stores the reading, and tells the scheduler what it found. */
@@ -46,7 +64,7 @@ export async function readJob(ctx: ReadingContext, key: JobKey, signal: AbortSig
   if (job === undefined) return { kind: 'ok', terminal: true, changed: false };
   const askedAt = ctx.clock.now();
   try {
-    const snapshot: AgentJob | ExportJob = job.kind === 'agent' ? await ctx.client.getAgentJob(job.id, { signal }) : await ctx.client.getExportJob(job.id, { signal });
+    const snapshot = await readSnapshot(ctx, key, job.kind, job.id, signal);
     // Reopened (a follow-up) while this reading was on its way: it tells of the run before.
     const current = ctx.registry.get(key);
     if (current !== undefined && current.kind === 'agent' && (current.reopenedAt ?? -Infinity) >= askedAt) return { kind: 'ok', terminal: false, changed: false };

@@ -7,17 +7,18 @@ import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
 import { FollowedJobs, type Transition } from './followed';
-import { readJob, type ServiceState } from './reading';
+import { readJob, type ReadingContext, type ServiceState } from './reading';
 import type { JobRegistry } from './registry';
 import { PollScheduler } from './scheduler';
 import { isTerminal, jobKey, type JobKey, type TrackedJob } from './trackedJob';
 import type { AdminApiClient } from '../api/client';
+import type { DeployTarget } from '../deployments/types';
 
 export type { Transition } from './followed';
 export type { ServiceState } from './reading';
 
 export interface JobsServiceOptions {
-  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport'>;
+  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport' | 'getDeploymentStatus'>;
   registry: JobRegistry;
   clock: Clock;
   isFocused: () => boolean;
@@ -38,6 +39,11 @@ type Listener<T> = (value: T) => void;
 export class JobsService {
   private readonly scheduler: PollScheduler;
   private readonly errors = new Map<JobKey, string>();
+  /** Each deployment's log lines, as last read (in memory only: see ReadingContext.logs). */
+  private readonly logs = new Map<JobKey, readonly string[]>();
+  private readonly abort = new AbortController();
+  /** What one poll needs (reading.ts). */
+  private readonly reading: ReadingContext;
   private state: ServiceState = { kind: 'ok' };
   private readonly stateListeners = new Set<Listener<ServiceState>>();
   private readonly transitionListeners = new Set<Listener<Transition>>();
@@ -50,25 +56,13 @@ export class JobsService {
   private hasKey = true;
 
   constructor(private readonly options: JobsServiceOptions) {
+    const { client, registry, clock, log } = options;
+    this.reading = { client, registry, clock, log, errors: this.errors, logs: this.logs, isPaused: () => this.scheduler.isPaused, setState: (state) => this.setState(state), emitChange: (keys) => this.emitChange(keys) };
     this.followed = new FollowedJobs(options.registry);
     this.scheduler = new PollScheduler({
       clock: options.clock,
       isFocused: options.isFocused,
-      poll: (target, signal) =>
-        readJob(
-          {
-            client: options.client,
-            registry: options.registry,
-            clock: options.clock,
-            log: options.log,
-            errors: this.errors,
-            isPaused: () => this.scheduler.isPaused,
-            setState: (state) => this.setState(state),
-            emitChange: (keys) => this.emitChange(keys),
-          },
-          target.key as JobKey,
-          signal,
-        ),
+      poll: (target, signal) => readJob(this.reading, target.key as JobKey, signal),
       log: options.log,
       ...(options.floorMs === undefined ? {} : { floorMs: options.floorMs }),
       ...(options.ceilingMs === undefined ? {} : { ceilingMs: options.ceilingMs }),
@@ -173,6 +167,37 @@ export class JobsService {
     this.emitChange([key]);
   }
 
+  /**
+   * Tracks a deployment or preview by its status id: one just started here (`target` says what
+   * it deploys), or one pasted (`target` unknown). Followed to its end: it notifies once.
+   */
+  async trackDeployment(statusId: string, target?: DeployTarget, options: { follow?: boolean } = {}): Promise<TrackedJob> {
+    const job: TrackedJob = { kind: 'deployment', id: statusId, addedAt: this.options.clock.now(), ...(target === undefined ? {} : { target }) };
+    const key = jobKey(job);
+    const existing = this.options.registry.get(key);
+    if (existing !== undefined) {
+      this.refresh(key);
+      return existing;
+    }
+    if (options.follow !== false) this.followed.follow(key);
+    await this.options.registry.add(job);
+    this.scheduler.track({ key, kind: 'deployment' });
+    this.setState({ kind: 'ok' });
+    return job;
+  }
+
+  /** A deployment's log lines as last read; undefined until it has been read in this window. */
+  logsOf(key: JobKey): readonly string[] | undefined {
+    return this.logs.get(key);
+  }
+
+  /** Reads one job now, whatever its state (a finished deployment's logs, after a reload). */
+  async readNow(key: JobKey): Promise<void> {
+    if (this.options.registry.get(key) === undefined) return;
+    this.demanded = true;
+    await readJob(this.reading, key, this.abort.signal).catch((error: unknown) => this.options.log.warn(`Could not read ${key}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   /** Tracks an export started elsewhere (by its job id). */
   async trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
@@ -222,6 +247,7 @@ export class JobsService {
   async untrack(key: JobKey): Promise<void> {
     this.scheduler.untrack(key);
     this.errors.delete(key);
+    this.logs.delete(key);
     this.followed.forget(key);
     await this.options.registry.remove(key);
   }
@@ -295,6 +321,7 @@ export class JobsService {
   }
 
   dispose(): void {
+    this.abort.abort();
     this.scheduler.dispose();
     this.registryListener.dispose();
     this.stateListeners.clear();

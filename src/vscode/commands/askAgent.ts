@@ -145,6 +145,11 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     void deps.messages.warn(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
     return { outcome: 'blank' };
   }
+  if (composer.isUnwritten(document)) {
+    // Only the page and lines it was opened with: a job with no instruction is never what was meant.
+    void deps.messages.warn(vscode.l10n.t('The prompt holds only the page and lines it was opened with: write what the agent should do below them. Nothing was sent.'));
+    return { outcome: 'blank' };
+  }
   if (composer.wasMaybeSent(document.uri) && sendAgain !== true) {
     if (sendAgain === false) return { outcome: 'cancelled' };
     const again = vscode.l10n.t('Send Again');
@@ -202,9 +207,15 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     await service.reopenAgentJob(job);
     deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus ?? 'active'} again.`);
   }
-  await composer.sent(document.uri, prompt);
+  const draft = await composer.sent(document.uri, prompt);
   deps.reveal({ key: jobKey({ kind: 'agent', id: job.id }), kind: 'agent' });
   if (request.kind === 'create') await deps.setup.markAgentAsked();
-  deps.messages.status(request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', job.id) : vscode.l10n.t('Agent job {0} took the follow-up.', job.id), 5000);
+  const done = request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', job.id) : vscode.l10n.t('Agent job {0} took the follow-up.', job.id);
+  if (draft === 'kept') {
+    // Typed while it was being sent: kept, with what was sent still in it.
+    void deps.messages.info(`${done} ${vscode.l10n.t('You wrote in the draft while it was being sent, so it is kept as it is now, the prompt that was sent included: edit it before you send it again.')}`);
+  } else {
+    deps.messages.status(done, 5000);
+  }
   return { outcome: request.kind === 'create' ? 'created' : 'sent', jobId: job.id };
 }
