@@ -50,9 +50,10 @@ export function seedDemo(sim: Simulator): void {
   sim.addAgentJob({ id: 'agent-old-cleanup', repository: 'https://github.com/acme/docs', ref: null, createdAt: now - 3 * 24 * 60 * MINUTE, durationMs: MINUTE, status: 'archived' });
   sim.addExportJob({ jobId: 'exp-demo-running', domain: 'docs.acme.dev', queuedMs: 20_000, durationMs: 25 * MINUTE, pages: 240 });
   sim.addExportJob({ jobId: 'exp-demo-done', domain: 'staging.docs.acme.dev', createdAt: now - 60 * MINUTE, queuedMs: 5_000, durationMs: 5 * MINUTE, pages: 236 });
-  // One deployment of each status (at the playground's time scale the first two end in a few minutes).
+  // One deployment of each status. The preview ends in a few minutes at the playground's time scale;
+  // the production deployment runs for hours, so one is still deploying however long a loaded UI check takes to reach it.
   sim.addDeployment({ id: '65f1c0de0000000000000001', kind: 'preview', branch: 'docs-agent/quickstart-tips', queuedMs: 20 * MINUTE, durationMs: 10 * MINUTE, source: 'api' });
-  sim.addDeployment({ id: '65f1c0de0000000000000002', kind: 'production', createdAt: now - 2 * MINUTE, queuedMs: 10_000, durationMs: 30 * MINUTE, source: 'dashboard', commit: { message: 'Document the new search settings' } });
+  sim.addDeployment({ id: '65f1c0de0000000000000002', kind: 'production', createdAt: now - 2 * MINUTE, queuedMs: 10_000, durationMs: 6 * 60 * MINUTE, source: 'dashboard', commit: { message: 'Document the new search settings' } });
   sim.addDeployment({ id: '65f1c0de0000000000000003', kind: 'production', createdAt: now - 2 * 60 * MINUTE, queuedMs: 20_000, durationMs: 3 * MINUTE, source: 'github', commit: { message: 'Merge pull request #127 from acme/agent/quickstart', filesChanged: { added: ['guides/first-page.mdx'], modified: ['quickstart.mdx', 'docs.json'], removed: ['guides/legacy-setup.mdx'] } } });
   sim.addDeployment({ id: '65f1c0de0000000000000004', kind: 'preview', branch: 'agent/fr', createdAt: now - 30 * MINUTE, queuedMs: 5_000, durationMs: 2 * MINUTE, outcome: 'failure', source: 'api', author: null, commit: { message: 'Traduire le guide de démarrage' } });
   // What readers said of the playground's pages (see playgroundSite.ts).
