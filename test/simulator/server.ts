@@ -14,6 +14,7 @@ import { reportSecret } from './ledger';
 import { RandomFaults, type RandomFaultOptions } from './randomFaults';
 import { matchApi, matchStorage, segments, type Matched } from './routes';
 import { buildSiteArchive } from './site';
+import { Concurrency, sendInPieces, shaped, type StorageDelivery } from './delivery';
 import { checkLink, parseRange, presign, s3Error } from './storage';
 import {
   DEMO_KEY,
@@ -82,6 +83,9 @@ export class Simulator {
   private storageUrl = '';
   /** Where issued links point, when not at the storage itself (a relay in front of it). */
   private linkOrigin: string | undefined;
+  private delivery: StorageDelivery = {};
+  /** The storage's GETs being answered at once (`now`), and the most since the last reset (`max`). */
+  readonly storageConcurrency = new Concurrency();
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -116,9 +120,9 @@ export class Simulator {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       });
     const urlHost = host.includes(':') ? `[${host}]` : host;
-    const scheme = options.tls === undefined ? 'http' : 'https';
-    sim.apiUrl = `${scheme}://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
-    sim.storageUrl = `${scheme}://${urlHost}:${await listen(sim.storage, 0)}`;
+    const scheme = (tls: unknown) => (tls === undefined ? 'http' : 'https');
+    sim.apiUrl = `${scheme(options.tls)}://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
+    sim.storageUrl = `${scheme(options.storageTls ?? options.tls)}://${urlHost}:${await listen(sim.storage, 0)}`;
     return sim;
   }
 
@@ -197,6 +201,11 @@ export class Simulator {
     this.reportedSize = size;
   }
 
+  /** How the storage sends bundles from now on (small writes, pauses, a flipped byte); `{}`: plainly. */
+  setStorageDelivery(delivery: StorageDelivery): void {
+    this.delivery = { ...delivery };
+  }
+
   injectFault(fault: Fault): void {
     this.faults.add(fault);
   }
@@ -262,7 +271,8 @@ export class Simulator {
       });
     };
     // An https server has the same request API (its TLS sockets are tracked like plain ones).
-    const server = this.options.tls === undefined ? createServer(handler) : createTlsServer(this.options.tls, handler);
+    const tls = origin === 'storage' ? (this.options.storageTls ?? this.options.tls) : this.options.tls;
+    const server = tls === undefined ? createServer(handler) : createTlsServer(tls, handler);
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -302,6 +312,7 @@ export class Simulator {
     if (presented !== undefined) reportSecret('key', presented);
     const entry: RequestLogEntry = { at: Date.now(), origin, method, path: rawPath, query, route: matched.route, headers, body, status: 0 };
     this.requests.push(entry);
+    if (matched.route === 'storage.get') this.storageConcurrency.track(res);
 
     const fault = this.faults.take(matched.route) ?? this.randomFaults?.take(matched.route, this.clock.now());
     let reply: Reply | undefined;
@@ -347,6 +358,10 @@ export class Simulator {
       return;
     }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+    if (origin === 'storage' && method !== 'HEAD' && (this.delivery.pieceBytes !== undefined || this.delivery.pieceGapMs !== undefined)) {
+      await sendInPieces(res, reply.body, this.delivery, (ms) => this.sleep(ms));
+      return;
+    }
     res.end(method === 'HEAD' ? undefined : reply.body);
   }
 
@@ -513,9 +528,9 @@ export class Simulator {
       return { status: 416, headers: { ...base, 'content-range': `bytes */${this.bundle.length}`, 'content-type': 'application/xml' }, body: Buffer.from(s3Error('InvalidRange', 'The requested range is not satisfiable')) };
     }
     if (range.kind === 'partial') {
-      return { status: 206, headers: { ...base, 'content-range': `bytes ${range.start}-${range.end}/${this.bundle.length}` }, body: this.bundle.subarray(range.start, range.end + 1) };
+      return { status: 206, headers: { ...base, 'content-range': `bytes ${range.start}-${range.end}/${this.bundle.length}` }, body: shaped(this.bundle.subarray(range.start, range.end + 1), range.start, this.delivery) };
     }
-    return { status: 200, headers: base, body: this.bundle };
+    return { status: 200, headers: base, body: shaped(this.bundle, 0, this.delivery) };
   }
 
   /** For the control interface. */

@@ -156,6 +156,7 @@ class Download {
       log: this.log,
       maxStalled: o.maxStalledAttempts ?? 5,
       sleep: o.sleep ?? abortableSleep,
+      ensureRoom: o.ensureRoom ?? ensureRoomForDownload,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
       storage: (signal) => this.storageClient(signal),
       link: () => this.currentLink(),
@@ -272,7 +273,7 @@ class Download {
       throw new BundleDownloadError('size', l10n.t("The storage is sending {0} bytes, but the API said the bundle has {1}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.", total, promised));
     }
     this.total = total ?? promised ?? this.total;
-    await ensureRoomForDownload(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => { discard(res); throw error; });
+    await (this.o.ensureRoom ?? ensureRoomForDownload)(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => { discard(res); throw error; });
     this.speed = { at: this.now(), bytes: this.received, rate: this.speed.rate, reported: 0 };
     const failure = await writeBody(res, this.temp, start, (bytes) => this.progress(bytes));
     // The file holds exactly what reached the disk; count from it, not from the stream.

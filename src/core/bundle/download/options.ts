@@ -42,6 +42,8 @@ export interface DownloadOptions {
   idleTimeoutMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
+  /** Checks the disk has room for `bytes` more in `dir` (throws when not); `ensureRoomForDownload` unless given (tests slow it down). */
+  ensureRoom?: (dir: string, bytes: number | undefined) => Promise<void>;
 }
 
 export interface DownloadResult {

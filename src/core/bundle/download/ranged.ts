@@ -16,7 +16,7 @@ import { AbortedError } from '../../abort';
 import { english } from '../../l10n';
 import { checkOpenableLink } from '../../links';
 import type { Logger } from '../../log';
-import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
+import { downloadDiskError } from '../diskSpace';
 import type { IssuedLink } from '../links/linkCache';
 import { contentRange, describe, refusalStep, type Step, type Why } from './answers';
 import { BundleDownloadError } from './errors';
@@ -37,6 +37,8 @@ export interface RangeHost {
   log: Logger;
   maxStalled: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Throws when the disk has no room for `bytes` more in `dir`. */
+  ensureRoom: (dir: string, bytes: number | undefined) => Promise<void>;
   signal?: AbortSignal;
   /** A storage client whose requests end when `signal` does. */
   storage: (signal: AbortSignal) => StorageClient;
@@ -80,7 +82,7 @@ export function splitRanges(total: number, count: number): Range[] {
 
 /** `'done'` when every range is on disk; otherwise why the caller should start over on one connection. */
 export async function fetchRanges(host: RangeHost): Promise<'done' | Why> {
-  await ensureRoomForDownload(host.dir, host.total);
+  await host.ensureRoom(host.dir, host.total);
   await sized(host.temp, host.total).catch((error: unknown) => {
     throw downloadDiskError(error, host.dir) ?? error;
   });
