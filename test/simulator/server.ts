@@ -44,6 +44,13 @@ function xml(status: number, code: string, message: string): Reply {
   return { status, headers: { 'content-type': 'application/xml' }, body: Buffer.from(s3Error(code, message)) };
 }
 
+/** A TCP RST; over TLS, on the TCP socket under it (a TLS socket cannot send one itself). */
+function resetConnection(socket: Socket): void {
+  const tcp = (socket as Socket & { _parent?: Socket })._parent ?? socket;
+  tcp.resetAndDestroy();
+  socket.destroy();
+}
+
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
@@ -353,7 +360,7 @@ export class Simulator {
       res.write(reply.body.subarray(0, fault.afterBytes));
       // A truncated answer ends with a dropped connection; a stalled one just stops.
       if (fault.kind === 'truncate') {
-        setImmediate(() => (fault.reset === true ? req.socket.resetAndDestroy() : req.socket.destroy()));
+        setImmediate(() => (fault.reset === true ? resetConnection(req.socket) : req.socket.destroy()));
       }
       return;
     }

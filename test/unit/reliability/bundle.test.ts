@@ -323,7 +323,7 @@ describe('reliability: bundles @bundles', function () {
           sim.setBundleContent(Buffer.from(p.body));
           const links = new BundleLinks((id, o) => client.generateBundle(id, o));
           const error = await rejection(
-            downloadBundle({ target, replace: true, link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), verify: verifyArchive, sleep: () => Promise.resolve() }),
+            downloadBundle({ target, replace: true, link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), sleep: () => Promise.resolve() }),
           );
           expectRefusal(error, 'notAnArchive');
           assert.match((error as Error).message, p.says);

@@ -1,13 +1,20 @@
 /** What a bundle download is given, reports and returns. */
+import type { L10nBundle } from '../../l10n';
+import type { ArchiveKind } from '../extract/archivePaths';
 import type { IssuedLink } from '../links/linkCache';
 import type { Logger } from '../../log';
 import type { Network } from '../../net/network';
 
 export interface DownloadProgress {
+  /** Bytes on disk. */
   received: number;
   /** Undefined while the size is not known. */
   total: number | undefined;
   bytesPerSecond: number;
+  /** Bytes of the archive read through so far (the check follows the download, and finishes after it). */
+  checked: number;
+  /** `check` once every byte is on disk and the archive is still being read through. */
+  phase: 'download' | 'check';
 }
 
 export interface DownloadOptions {
@@ -22,8 +29,13 @@ export interface DownloadOptions {
   replace?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;
-  /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
-  verify?: (path: string) => Promise<unknown>;
+  /**
+   * The archive worker's script (the archive check runs on it); the one beside the core unless
+   * given (the CLI, one file, gives its own).
+   */
+  workerScript?: string | undefined;
+  /** The translations the archive worker's messages use; English when undefined. */
+  l10n?: L10nBundle | undefined;
   /** Proxy and certificate settings (direct, Node's defaults otherwise). */
   network?: Network;
   log?: Logger;
@@ -38,6 +50,8 @@ export interface DownloadOptions {
   maxStalledAttempts?: number;
   maxRegenerations?: number;
   connectTimeoutMs?: number;
+  /** From a request to its answer's head, whatever comes before it (an endless run of 1xx, a head a byte at a time). */
+  headTimeoutMs?: number;
   /** A body that sends nothing for this long counts as a dropped connection. */
   idleTimeoutMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -49,6 +63,8 @@ export interface DownloadOptions {
 export interface DownloadResult {
   path: string;
   bytes: number;
+  /** What the archive check read through, to its end. */
+  kind: ArchiveKind;
   /** Requests made, the first included. */
   requests: number;
   resumes: number;
