@@ -231,10 +231,12 @@ describe('reliability: bundles @bundles', function () {
 
   describe('a corrupt gzip is refused, through Extract and through the archive check of Download and Import', () => {
     let good: Buffer;
+    let tar: Buffer;
     before(() => {
       // Big enough that the damage sits well past the first tar header.
       const files = Array.from({ length: 40 }, (_, i) => ({ name: `page-${i}.html`, data: randomBytes(8_000).toString('base64') }));
-      good = gzipSync(rawTar(files));
+      tar = rawTar(files);
+      good = gzipSync(tar);
     });
 
     const damaged: { title: string; make: (good: Buffer) => Buffer }[] = [
@@ -249,6 +251,7 @@ describe('reliability: bundles @bundles', function () {
       { title: 'an unknown compression method in the header', make: (g) => Buffer.concat([g.subarray(0, 2), Buffer.from([0x07]), g.subarray(3)]) },
       { title: 'garbage after the end of the gzip stream', make: (g) => Buffer.concat([g, Buffer.from('<html>garbage</html>')]) },
       { title: 'damaged compressed data in the middle', make: (g) => fill(g, Math.floor(g.length * 0.6), 64, 0xff) },
+      { title: 'a whole gzip whose tar stops before its end-of-archive marker', make: () => gzipSync(tar.subarray(0, tar.length - 1024)) },
     ];
 
     for (const c of damaged) {
@@ -278,6 +281,24 @@ describe('reliability: bundles @bundles', function () {
         await rm(dir, { recursive: true, force: true });
       }
     });
+  });
+
+  it('a zip whose stored entry has one byte changed (sizes and directory intact): Extract and the archive check refuse it, naming the entry', async () => {
+    const photo = randomBytes(60_000);
+    const good = zip([{ name: 'index.html', data: '<title>Docs</title>', deflate: true }, { name: 'img/photo.jpg', data: photo }]);
+    const changed = flip(good, good.indexOf(photo) + 30_000);
+    const error = await refusedBothWays('bundle.zip', changed);
+    expectRefusal(error, 'corrupt');
+    assert.match((error as Error).message, /img\/photo\.jpg does not match its CRC-32/);
+    const dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-zipcrc-'));
+    try {
+      await writeFile(join(dir, 'bundle.zip'), changed);
+      const checked = await rejection(verifyArchive(join(dir, 'bundle.zip')));
+      expectRefusal(checked, 'corrupt');
+      assert.match((checked as Error).message, /img\/photo\.jpg does not match its CRC-32/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   describe('an HTML or S3 XML error page saved as the bundle', () => {
