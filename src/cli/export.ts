@@ -93,7 +93,8 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
       const connections = positiveNumber(parsed, 'connections');
-      const { downloadBundle } = await import('../core/bundle/download/download.js');
+      const [{ downloadBundle }, { FileCheck }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/checkTask.js')]);
+      const { collectGarbage } = ctx.io;
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
@@ -101,7 +102,9 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
         regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
         timeLeft: (l) => links.timeLeft(l),
-        workerScript: ctx.io.extractWorker,
+        // On this thread: nothing else runs on it, and a worker's V8 isolate would cost its memory.
+        checkHere: (job, send) => new FileCheck(job, send, collectGarbage),
+        collectGarbage,
         signal: ctx.io.signal,
         log: ctx.log,
         network: await ctx.network(),

@@ -76,7 +76,12 @@ export interface BodyEvents {
   taken(bytes: number): void;
   /** Every byte from the body's start up to `end` (a file offset) is written. */
   written?(end: number): void;
+  /** Called every 2 MiB taken in: a minor garbage collection, when the caller has one (DownloadOptions.collectGarbage). */
+  collectGarbage?: (() => void) | undefined;
 }
+
+/** Bytes taken in between two calls of `collectGarbage`. */
+const COLLECT_EVERY = 2 * 1024 * 1024;
 
 /**
  * Streams a body into `path` from `start`. What arrived before a drop is written too (it is
@@ -117,6 +122,7 @@ function writeBlocks(body: StorageResponse, path: string, start: number, events:
     let cutAt: number | undefined;
     /** Bytes taken from the body, for the limit. */
     let taken = 0;
+    let sinceCollect = 0;
     const settle = (): void => {
       if (settled || inFlight > 0 || !ended) return;
       settled = true;
@@ -183,6 +189,11 @@ function writeBlocks(body: StorageResponse, path: string, start: number, events:
         if (fill === WRITE_BLOCK) flush();
       }
       events.taken(chunk.length);
+      sinceCollect += chunk.length;
+      if (events.collectGarbage !== undefined && sinceCollect >= COLLECT_EVERY) {
+        sinceCollect = 0;
+        events.collectGarbage();
+      }
       if (failure !== undefined) {
         body.destroy();
         return stop(undefined);

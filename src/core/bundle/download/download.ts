@@ -1,14 +1,12 @@
 /**
- * A verified, resumable bundle download.
- *
- * Bytes stream to a temporary file beside the target and are renamed into place only when the
- * whole file came and its content is proven: its size is the one declared (`sizeBytes`,
- * `Content-Length`, `Content-Range`), and the archive was read through to its end on the
- * archive worker (checkThread.ts: every gzip member's CRC-32 and length, the tar's end-of-archive
- * marker; a zip's directory and every entry's CRC-32), following the file as its bytes reach the
- * disk. Without a declared size, a connection that closes is the end only if the archive checks
- * out. Never a partial or unproven file at the target, and an existing file is replaced only when
- * the caller says the user agreed.
+ * A verified, resumable bundle download. Bytes stream to a temporary file beside the target and
+ * are renamed into place only when the whole file came and its content is proven: its size is
+ * the one declared (`sizeBytes`, `Content-Length`, `Content-Range`), and the archive was read
+ * through to its end (checkThread.ts: every gzip member's CRC-32 and length, the tar's
+ * end-of-archive marker; a zip's directory and every entry's CRC-32), following the file as its
+ * bytes reach the disk. Without a declared size, a connection that closes is the end only if the
+ * archive checks out. Never a partial or unproven file at the target, and an existing file is
+ * replaced only when the caller says the user agreed.
  *
  * A dropped connection resumes with `Range`; a link that expired meanwhile is regenerated and
  * the download resumes; a server that ignores `Range` restarts the file cleanly. A large bundle
@@ -27,9 +25,9 @@ import { silentLogger } from '../../log';
 import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
 import type { ArchiveKind } from '../extract/archivePaths';
 import { CheckFailure, checkError, CheckThread } from '../extract/checkThread';
+import type { IssuedLink } from '../links/linkCache';
 import { BundleDownloadError } from './errors';
 import { LinkSupply } from './linkSupply';
-import type { IssuedLink } from '../links/linkCache';
 import { classifyFailure } from '../../net/failure';
 import { directNetwork, type Network } from '../../net/network';
 import { contentRange, describe, refusalStep, throwIfSettingsProblem, type Step } from './answers';
@@ -38,7 +36,6 @@ import { writeBody } from './bodyFile';
 import { ProgressReport } from './progress';
 import type { StorageResponse } from './response';
 import { discard, firstHeader, readSmall, StorageClient } from './storage';
-
 import { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES, type DownloadOptions, type DownloadResult } from './options';
 
 export type { DownloadOptions, DownloadProgress, DownloadResult } from './options';
@@ -80,6 +77,7 @@ class Download {
       subject: 'download',
       workerScript: o.workerScript,
       l10n: o.l10n,
+      here: o.checkHere,
       onProgress: (bytes) => {
         this.progress.checked = bytes;
         this.progress.tell(false);
@@ -188,6 +186,7 @@ class Download {
         this.progress.tell(bytes === total);
       },
       whole: (bytes) => this.check.advance(bytes),
+      collectGarbage: o.collectGarbage,
     };
   }
 
@@ -299,6 +298,7 @@ class Download {
         this.progress.tell(false);
       },
       written: (end) => this.check.advance(end),
+      collectGarbage: this.o.collectGarbage,
     });
     // The file holds exactly what reached the disk; count from it, not from the stream.
     this.received = await stat(this.temp).then((s) => s.size, () => 0);
@@ -330,11 +330,10 @@ class Download {
    * rest is asked for (a store with nothing more answers 416, and the archive is damaged).
    */
   private async endOfBody(): Promise<Step<ArchiveKind>> {
-    if (this.total !== undefined) return { done: true, kind: await this.verified() };
     try {
       return { done: true, kind: await this.verified() };
     } catch (error) {
-      if (!(error instanceof CheckFailure) || !error.truncated) throw error;
+      if (this.total !== undefined || !(error instanceof CheckFailure) || !error.truncated) throw error;
       this.cutShort = error;
       this.progress.phase = 'download';
       this.check.restart();

@@ -54,6 +54,8 @@ export interface RangeHost {
   received(bytes: number): void;
   /** The file is written without a gap from its start up to `bytes` (the archive check follows it). */
   whole(bytes: number): void;
+  /** See DownloadOptions.collectGarbage. */
+  collectGarbage?: (() => void) | undefined;
 }
 
 interface Range {
@@ -251,6 +253,7 @@ class Ranges {
         range.next = at;
         this.advance();
       },
+      collectGarbage: host.collectGarbage,
     };
     const { failure, end } = await writeRange(res, host.temp, from, range.end + 1 - from, events, this.writes);
     // What was taken in but did not reach the disk is fetched again.

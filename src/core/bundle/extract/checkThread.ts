@@ -46,6 +46,13 @@ export type CheckMessage = { generation: number } & (
 /** Built beside this module: dist/extractWorker.js next to dist/extension.js, out/src/core/bundle/extract/ in tests. */
 const WORKER_SCRIPT = join(__dirname, 'extractWorker.js');
 
+/**
+ * Runs the check on this thread instead of a worker (the CLI: no other work shares its thread,
+ * and a second V8 isolate would cost its memory): the caller makes the check (checkTask.ts's
+ * `FileCheck`), so that node-tar stays out of the editor's bundle.
+ */
+export type CheckHere = (job: CheckJob, send: (message: CheckMessage) => void) => { heard(command: CheckCommand): void };
+
 /** An archive check that failed: the error, and whether the bytes only stopped early. */
 export class CheckFailure extends Error {
   constructor(
@@ -67,10 +74,18 @@ export interface CheckThreadOptions {
   onProgress?: (bytes: number) => void;
   /** As soon as the check fails, before anyone asks. */
   onFailure?: (failure: CheckFailure) => void;
+  /** The check on this thread (see `CheckHere`); on a worker thread when absent. */
+  here?: CheckHere | undefined;
+}
+
+/** Where commands go: the worker, or the check on this thread. */
+interface Channel {
+  postMessage(command: CheckCommand): void;
+  terminate(): Promise<unknown>;
 }
 
 export class CheckThread {
-  private worker: Worker | undefined;
+  private worker: Channel | undefined;
   private readonly abort = new Int32Array(new SharedArrayBuffer(4));
   private failure: CheckFailure | undefined;
   private waiting: { resolve: (kind: ArchiveKind) => void; reject: (error: Error) => void } | undefined;
@@ -118,9 +133,15 @@ export class CheckThread {
     this.start().postMessage(command);
   }
 
-  private start(): Worker {
+  private start(): Channel {
     if (this.worker !== undefined) return this.worker;
     const job: CheckJob = { task: 'check', path: this.o.path, subject: this.o.subject, abort: this.abort, l10n: this.o.l10n, generation: this.generation };
+    if (this.o.here !== undefined) {
+      // Answers come a turn later, as a worker's messages do.
+      const check = this.o.here(job, (message) => setImmediate(() => this.heard(message)));
+      this.worker = { postMessage: (command) => check.heard(command), terminate: () => Promise.resolve() };
+      return this.worker;
+    }
     const worker = new Worker(this.o.workerScript ?? WORKER_SCRIPT, { workerData: job });
     this.worker = worker;
     let crash: unknown;
