@@ -123,7 +123,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
       await api.session.links?.regenerate(jobId);
     });
 
-    it('@control the storage is https:, trusted through docsAdmin.network.extraCaCertificates', () => {
+    it('the storage is https:, trusted through docsAdmin.network.extraCaCertificates', () => {
       assert.match(sim.storageBaseUrl, /^https:\/\/127\.0\.0\.1:\d+$/);
       assert.match(api.session.network?.describe() ?? '', /1 extra CA certificate\(s\) trusted/);
     });

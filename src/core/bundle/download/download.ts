@@ -155,11 +155,11 @@ class Download {
 
   /** Every byte is on disk: the archive's kind once the check has read it through (it may still be catching up). */
   private async verified(): Promise<ArchiveKind> {
-    this.progress.phase = 'check';
-    this.progress.tell(true);
+    this.progress.enter('check');
+    const lastByte = Date.now();
     const kind = await this.check.finish(this.received);
-    this.progress.checked = this.received;
-    this.progress.tell(true);
+    this.log.debug(`Bundle download: every byte on disk; the archive check was through ${Date.now() - lastByte} ms later.`);
+    this.progress.checkedAll();
     return kind;
   }
 
@@ -335,7 +335,7 @@ class Download {
     } catch (error) {
       if (this.total !== undefined || !(error instanceof CheckFailure) || !error.truncated) throw error;
       this.cutShort = error;
-      this.progress.phase = 'download';
+      this.progress.enter('download');
       this.check.restart();
       this.check.advance(this.received);
       const received = this.received;

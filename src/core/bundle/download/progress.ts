@@ -17,6 +17,18 @@ export class ProgressReport {
     private readonly report: ((progress: DownloadProgress) => void) | undefined,
   ) {}
 
+  /** Downloading, or every byte on disk and the archive check catching up. */
+  enter(phase: DownloadProgress['phase']): void {
+    this.phase = phase;
+    this.tell(true);
+  }
+
+  /** The check has read every byte on disk. */
+  checkedAll(): void {
+    this.checked = this.received;
+    this.tell(true);
+  }
+
   /** The speed is measured from here (a new request, after a pause). */
   restartClock(): void {
     this.speed = { at: this.now(), bytes: this.received, rate: this.speed.rate, reported: 0 };

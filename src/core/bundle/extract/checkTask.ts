@@ -52,9 +52,9 @@ export class FileCheck {
   private sinceCollect = 0;
 
   /**
-   * `collect`, when given, is called every 2 MiB read: a minor garbage collection (the CLI's), so
-   * that the buffers zlib allocates for each inflated chunk are freed as they die rather than
-   * when V8 counts 64 MB of them (see download.ts).
+   * `collect`, when given, is called every 2 MiB read once the file is complete: a minor garbage
+   * collection (the CLI's), so that the buffers zlib allocates for each inflated chunk are freed
+   * as they die rather than when V8 counts 64 MB of them (DownloadOptions.collectGarbage).
    */
   constructor(
     private readonly job: CheckJob,
@@ -106,7 +106,8 @@ export class FileCheck {
           pending = tar.write(buffer.subarray(0, bytesRead));
           this.pos += bytesRead;
           this.sinceCollect += bytesRead;
-          if (this.collect !== undefined && this.sinceCollect >= COLLECT_EVERY) {
+          // While the download runs, its own collections (every 2 MiB it takes in) serve this thread too.
+          if (this.collect !== undefined && this.end !== undefined && this.sinceCollect >= COLLECT_EVERY) {
             this.sinceCollect = 0;
             this.collect();
           }
