@@ -18,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { AdminApiClient } from '../../src/core/api/client';
 import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../src/core/bundle/download/download';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
+import { FileCheck } from '../../src/core/bundle/extract/checkTask';
 import { BundleLinks } from '../../src/core/bundle/links/linkCache';
 import { Network } from '../../src/core/net/network';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
@@ -121,6 +122,25 @@ describe('the download over TLS: whatever the records, the stored object byte fo
       assert.deepEqual(readdirSync(dir), [], 'nothing at the target, no temporary file');
     });
   }
+
+  it("the check on the download's own thread, with a collection every 2 MiB, as the CLI runs it: byte for byte, and a flipped byte refused with nothing left", async () => {
+    let collections = 0;
+    const cli: Partial<DownloadOptions> = { checkHere: (job, send) => new FileCheck(job, send, () => collections++), collectGarbage: () => collections++ };
+    for (const connections of [1, 4]) {
+      sim.setStorageDelivery({ pieceBytes: 4_096 });
+      const before = collections;
+      const result = await downloadBundle(options({ connections, ...cli }));
+      assert.equal(result.kind, 'tar.gz');
+      // One body of 4 MiB: a collection at least every 2 MiB taken in (ranges of 1 MiB each take in less).
+      if (connections === 1) assert.ok(collections - before >= 2, `${collections - before} collections`);
+      assert.ok(readFileSync(join(dir, 'docs.tar.gz')).equals(content));
+      rmSync(join(dir, 'docs.tar.gz'));
+      sim.setStorageDelivery({ flipByteAt: Math.floor(content.length / 3) });
+      const error = await failure(downloadBundle(options({ connections, ...cli })));
+      assert.ok(error instanceof UnsafeArchiveError && error.reason === 'corrupt', String(error));
+      assert.deepEqual(readdirSync(dir), []);
+    }
+  });
 
   it('four ranges run at once, not one after another (the store counts the GETs it serves together)', async () => {
     // Each range takes a while (64 KiB writes, 3 ms apart): one after another, the store would never serve two at once.

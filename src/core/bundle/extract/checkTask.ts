@@ -65,6 +65,13 @@ export class FileCheck {
   }
 
   heard(command: CheckCommand): void {
+    if (command.type === 'stop') {
+      // On this thread (a worker is ended instead): nothing more is read, the file is closed.
+      this.over = true;
+      this.tar?.destroy();
+      if (!this.busy) this.closeFile();
+      return;
+    }
     if (command.type === 'restart') {
       this.tar?.destroy();
       Object.assign(this, { generation: command.generation, pos: 0, known: 0, end: undefined, kind: undefined, tar: undefined, over: false });
@@ -129,6 +136,8 @@ export class FileCheck {
       // A write still under way settles on its own; its failure is the check's (seen at `end`).
       pending.catch(() => undefined);
       this.busy = false;
+      // Stopped (a cancel, a failed download): on this thread nobody ends a worker to close the file.
+      if (this.aborted() || this.over) this.closeFile();
     }
     // A command that came while this one was leaving.
     if (!this.over && generation !== this.generation) void this.pump();

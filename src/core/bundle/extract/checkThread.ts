@@ -34,7 +34,7 @@ export interface CheckJob {
 }
 
 /** `restart` begins a new generation: what the worker says of an older one is no longer heard. */
-export type CheckCommand = { type: 'advance'; bytes: number } | { type: 'finish'; bytes: number } | { type: 'restart'; generation: number };
+export type CheckCommand = { type: 'advance'; bytes: number } | { type: 'finish'; bytes: number } | { type: 'restart'; generation: number } | { type: 'stop' };
 
 export type CheckMessage = { generation: number } & (
   | { type: 'progress'; bytes: number }
@@ -139,7 +139,7 @@ export class CheckThread {
     if (this.o.here !== undefined) {
       // Answers come a turn later, as a worker's messages do.
       const check = this.o.here(job, (message) => setImmediate(() => this.heard(message)));
-      this.worker = { postMessage: (command) => check.heard(command), terminate: () => Promise.resolve() };
+      this.worker = { postMessage: (command) => check.heard(command), terminate: () => Promise.resolve(check.heard({ type: 'stop' })) };
       return this.worker;
     }
     const worker = new Worker(this.o.workerScript ?? WORKER_SCRIPT, { workerData: job });
