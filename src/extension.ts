@@ -6,6 +6,13 @@ import * as agentLinks from './vscode/commands/agentLinks';
 import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
 import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
+import * as deployDocs from './vscode/commands/deployDocs';
+import * as deploymentLinks from './vscode/commands/deploymentLinks';
+import * as deploymentLogs from './vscode/commands/deploymentLogs';
+import * as previewAgentBranch from './vscode/commands/previewAgentBranch';
+import * as previewBranch from './vscode/commands/previewBranch';
+import * as runAutomation from './vscode/commands/runAutomation';
+import * as trackDeployment from './vscode/commands/trackDeployment';
 import * as bundleLink from './vscode/commands/bundleLink';
 import * as downloadBundle from './vscode/commands/downloadBundle';
 import * as extractBundle from './vscode/commands/extractBundle';
@@ -16,6 +23,12 @@ import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
 import * as previewBundle from './vscode/commands/previewBundle';
 import * as publish from './vscode/commands/publish';
+import * as readersAskAgent from './vscode/commands/readersAskAgent';
+import * as readersOpenPage from './vscode/commands/readersOpenPage';
+import * as readersPeriod from './vscode/commands/readersPeriod';
+import * as readersRefresh from './vscode/commands/readersRefresh';
+import * as readersRevealContact from './vscode/commands/readersRevealContact';
+import * as readersShowPage from './vscode/commands/readersShowPage';
 import * as reviewAgentChanges from './vscode/commands/reviewAgentChanges';
 import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
@@ -23,6 +36,8 @@ import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
 import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
+import { DeploymentLogs } from './vscode/deploymentLogs';
+import { ClientTriggers } from './vscode/deployments';
 import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
 import { Messages } from './vscode/messages';
@@ -30,6 +45,7 @@ import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
 import { seedPlayground } from './vscode/playground';
 import { PreviewManager } from './vscode/preview';
+import { Readers } from './vscode/readers/readers';
 import { Session } from './vscode/session';
 import { watchSettings } from './vscode/settingsWatcher';
 import { JobsStatusBar } from './vscode/statusBar';
@@ -59,6 +75,19 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   publish,
   importBundle,
   availability,
+  deployDocs,
+  previewBranch,
+  previewAgentBranch,
+  trackDeployment,
+  deploymentLogs,
+  deploymentLinks,
+  runAutomation,
+  readersRefresh,
+  readersPeriod,
+  readersShowPage,
+  readersOpenPage,
+  readersAskAgent,
+  readersRevealContact,
 ];
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
@@ -68,6 +97,10 @@ export interface DocsAdminInternals {
   exportView: vscode.TreeView<JobNode>;
   agentTree: JobsTreeProvider;
   exportTree: JobsTreeProvider;
+  deploymentView: vscode.TreeView<JobNode>;
+  deploymentTree: JobsTreeProvider;
+  /** The deployments' log documents. */
+  logs: DeploymentLogs;
   statusBar: JobsStatusBar;
   notifier: Notifier;
   /** Every message shown, as the workbench was given it. */
@@ -77,6 +110,7 @@ export interface DocsAdminInternals {
   setup: SetupProgress;
   git: GitAccess;
   composer: PromptComposer;
+  readers: Readers;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -101,7 +135,10 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
-  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git };
+  const logs = new DeploymentLogs(session);
+  // Reader analytics: nothing asked nor scanned until the Readers view or a docs page needs them.
+  const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen());
+  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git, triggers: new ClientTriggers(), logs, readers };
 
   context.subscriptions.push(
     channel,
@@ -113,6 +150,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     previews,
     values,
     composer,
+    logs,
+    readers,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
@@ -128,8 +167,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .rebuild()
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
-  const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, git, activationMs: performance.now() - started };
+  const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, previews, values, setup, composer, git, readers, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

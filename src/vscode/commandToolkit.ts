@@ -5,11 +5,14 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { PromptComposer } from './composer';
+import type { ClientTriggers } from './deployments';
+import type { DeploymentLogs } from './deploymentLogs';
 import { codeArgs } from './fromCode';
 import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
 import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
+import type { Readers } from './readers/readers';
 import type { Session } from './session';
 import type { JobNode } from './tree/jobsTree';
 import type { SetupProgress } from './walkthrough';
@@ -31,6 +34,12 @@ export interface Deps {
   composer: PromptComposer;
   /** The built-in Git extension, when enabled (Review Changes, Check Out Agent Branch). */
   git: GitAccess;
+  /** Deployment, preview and automation triggers, per API client (paced, one in flight each). */
+  triggers: ClientTriggers;
+  /** The deployments' log documents. */
+  logs: DeploymentLogs;
+  /** The reader analytics: the model, the Readers view, the docs roots. */
+  readers: Readers;
 }
 
 /**

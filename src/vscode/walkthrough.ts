@@ -6,6 +6,8 @@ import type { Session } from './session';
 const PUBLISHED_AT = 'docsAdmin.setup.publishedAt';
 /** When a job was first created from a prompt here (epoch ms). */
 const ASKED_AT = 'docsAdmin.setup.agentAskedAt';
+/** When the Readers view first showed reader data here (epoch ms). */
+const READERS_AT = 'docsAdmin.setup.readersSeenAt';
 
 /** What the Getting Started walkthrough's steps wait for: each is true once that step is really done. */
 export interface SetupState {
@@ -13,7 +15,10 @@ export interface SetupState {
   projectSet: boolean;
   agentJobTracked: boolean;
   agentAsked: boolean;
+  readersSeen: boolean;
   exportStarted: boolean;
+  /** A deployment or preview started or tracked. */
+  deployed: boolean;
   published: boolean;
 }
 
@@ -23,7 +28,7 @@ const FIRST_PULSE_MS = 5_000;
 /**
  * Sets the `docsAdmin.setup.*` context keys the walkthrough's steps complete on
  * (`completionEvents: onContext:…`), from the session's real state: a stored key, a base URL
- * and project id, a tracked agent job, an agent job created from a prompt, a tracked export, a finished publish. A key is set only
+ * and project id, a tracked agent job, an agent job created from a prompt, a tracked export, a tracked deployment or preview, a finished publish. A key is set only
  * when its value changes.
  *
  * Every step's expression also needs `docsAdmin.setup.live`, which is false except for a
@@ -91,6 +96,13 @@ export class SetupProgress implements vscode.Disposable {
     await this.update();
   }
 
+  /** Records that the Readers view showed reader data (the walkthrough's "See what readers say" step). */
+  async markReadersSeen(): Promise<void> {
+    if (this.state.get<number>(READERS_AT) !== undefined) return;
+    await this.state.update(READERS_AT, Date.now());
+    await this.update();
+  }
+
   /** When a publish last went all the way through, if one ever did. */
   get lastPublishedAt(): number | undefined {
     return this.state.get<number>(PUBLISHED_AT);
@@ -115,7 +127,9 @@ export class SetupProgress implements vscode.Disposable {
       projectSet: env.baseUrl !== '' && env.projectId !== '' && this.session.state !== 'noProject',
       agentJobTracked: jobs.some((j) => j.kind === 'agent'),
       agentAsked: this.state.get<number>(ASKED_AT) !== undefined,
+      readersSeen: this.state.get<number>(READERS_AT) !== undefined,
       exportStarted: jobs.some((j) => j.kind === 'export'),
+      deployed: jobs.some((j) => j.kind === 'deployment'),
       published: this.lastPublishedAt !== undefined,
     };
     let done = false;

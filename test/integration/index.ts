@@ -4,21 +4,25 @@
  * `*.test.js` beside it with mocha and rejects when any test fails. A folder with an `index.js`
  * of its own is another suite (l10n/, run by test/host/pseudoLocale.ts) and is left out.
  *
- * For the secrets scan (test/host/logScan.ts), the keys and signatures the suite's simulators
- * handed out are written to `DOCS_ADMIN_TEST_SECRETS_FILE` at the end. (test/host/suite.ts
+ * In CI (`CI` set, test/host/suite.ts passes it on) a skipped test fails the suite, as in the
+ * unit suite (test/support/skipped.ts).
+ *
+ * For the secrets scan (test/host/logScan.ts), the keys, signatures and reader contacts the
+ * suite's simulators handed out are written to `DOCS_ADMIN_TEST_SECRETS_FILE` at the end. (test/host/suite.ts
  * runs the "Docs Admin" channel at trace level, so everything it can log is in its file.)
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 import { watchSecrets } from '../simulator/ledger';
+import { pendingTests, skippedInCi } from '../support/skipped';
 
 /**
  * The suite fails when fewer tests than this ran (a suite that loads no file, or whose files
  * define nothing, must not pass). Raise it with the suite; scripts/recount.mjs checks it
  * against the tests' listing. Not applied to a DOCS_ADMIN_TEST_GREP subset.
  */
-export const MINIMUM_TESTS = 86;
+export const MINIMUM_TESTS = 108;
 
 /** Every `*.test.js` below `dir`, leaving out a folder with an entry of its own (l10n/: the pseudo-locale suite). */
 function testFiles(dir: string): string[] {
@@ -30,8 +34,8 @@ function testFiles(dir: string): string[] {
 }
 
 export async function run(): Promise<void> {
-  const secrets = { keys: new Set<string>(), signatures: new Set<string>() };
-  const stop = watchSecrets((kind, value) => (kind === 'key' ? secrets.keys : secrets.signatures).add(value));
+  const secrets = { keys: new Set<string>(), signatures: new Set<string>(), contacts: new Set<string>() };
+  const stop = watchSecrets((kind, value) => (kind === 'key' ? secrets.keys : kind === 'signature' ? secrets.signatures : secrets.contacts).add(value));
   // DOCS_ADMIN_TEST_GREP runs only the tests whose title matches (while working on a few; never in CI).
   const grep = process.env.DOCS_ADMIN_TEST_GREP;
   const subset = grep !== undefined && grep !== '';
@@ -42,11 +46,17 @@ export async function run(): Promise<void> {
       try {
         let ran = 0;
         const runner = mocha.run((failures) => {
+          const skipped = skippedInCi(pendingTests(mocha.suite), 'integration');
           if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+          else if (skipped !== undefined) reject(skipped);
           else if (!subset && ran < MINIMUM_TESTS) reject(new Error(`only ${ran} integration test(s) ran, fewer than the ${MINIMUM_TESTS} the suite declares (test/integration/index.ts)`));
           else resolve();
         });
-        runner.on('test end', () => ran++);
+        // A skipped test ends too, without running: only a pass or a failure counts.
+        runner.on('pass', () => ran++);
+        runner.on('fail', (runnable) => {
+          if (runnable.type === 'test') ran++;
+        });
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
@@ -54,6 +64,6 @@ export async function run(): Promise<void> {
   } finally {
     stop();
     const file = process.env.DOCS_ADMIN_TEST_SECRETS_FILE;
-    if (file !== undefined) writeFileSync(file, JSON.stringify({ keys: [...secrets.keys], signatures: [...secrets.signatures] }));
+    if (file !== undefined) writeFileSync(file, JSON.stringify({ keys: [...secrets.keys], signatures: [...secrets.signatures], contacts: [...secrets.contacts] }));
   }
 }

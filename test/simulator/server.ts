@@ -6,8 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { AnalyticsRoutes } from './analytics';
+import { playgroundAnalytics, type AnalyticsData } from './analyticsData';
 import { SimClock } from './clock';
 import { handleControl } from './control';
+import { DeploymentStore } from './deployments';
 import { FaultQueue } from './faults';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
 import { reportSecret } from './ledger';
@@ -20,8 +23,12 @@ import {
   DEMO_KEY,
   type AgentDefaults,
   type AgentJobSeed,
+  type AutomationSeed,
+  type DeploymentDefaults,
+  type DeploymentSeed,
   type ExportDefaults,
   type ExportJobSeed,
+  type Exchange,
   type Fault,
   type KeySpec,
   type RequestLogEntry,
@@ -70,6 +77,7 @@ export class Simulator {
   readonly keys: KeySpec[];
   private readonly clock: SimClock;
   private readonly jobs: JobStore;
+  private readonly deploys: DeploymentStore;
   private readonly faults = new FaultQueue();
   private randomFaults: RandomFaults | undefined;
   private readonly secret = randomBytes(32).toString('hex');
@@ -93,6 +101,8 @@ export class Simulator {
   private delivery: StorageDelivery = {};
   /** The storage's GETs being answered at once (`now`), and the most since the last reset (`max`). */
   readonly storageConcurrency = new Concurrency();
+  private readonly analytics: AnalyticsRoutes;
+  private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -110,10 +120,38 @@ export class Simulator {
       retryAfter: true,
       ...options.agentDefaults,
     };
+    this.deploys = new DeploymentStore(() => this.clock.now(), options.timeScale ?? 1, this.projectId, () => this.storageUrl, options.deploymentDefaults);
+    this.deploys.previewsEnabled = options.previewsEnabled ?? true;
     this.staticExportEnabled = options.staticExportEnabled ?? true;
     this.linkTtlSeconds = options.linkTtlSeconds ?? 3600;
     this.api = this.listener('api');
     this.storage = this.listener('storage');
+    this.analytics = new AnalyticsRoutes(() => this.clock.now());
+  }
+
+  /**
+   * The reader analytics the `analytics.*` routes serve (see analyticsData.ts); every reader
+   * contact in them is told to the secrets watchers (it must never be logged or printed).
+   */
+  setAnalytics(data: AnalyticsData): void {
+    for (const f of data.feedback) if (typeof f.contact === 'string' && f.contact !== '') reportSecret('contact', f.contact);
+    this.analytics.data = data;
+  }
+
+  /** The playground's analytics, over the weeks before the simulator's clock now. */
+  seedPlaygroundAnalytics(seed?: number): AnalyticsData {
+    const data = playgroundAnalytics(this.clock.now(), seed);
+    this.setAnalytics(data);
+    return data;
+  }
+
+  get analyticsData(): AnalyticsData {
+    return this.analytics.data;
+  }
+
+  /** `false`: the analytics routes answer 403, as for a plan without analytics. */
+  setAnalyticsEnabled(enabled: boolean): void {
+    this.analytics.enabled = enabled;
   }
 
   static async start(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -188,6 +226,46 @@ export class Simulator {
     return this.jobs.findAgent(projectId, id)?.prompts.slice();
   }
 
+  /** A deployment or preview as if triggered (from the dashboard, GitHub, the API); answers its status now. */
+  addDeployment(seed?: DeploymentSeed): Record<string, unknown> {
+    return this.deploys.json(this.deploys.add(seed));
+  }
+
+  /** The deployment's status as the API would answer it now (no fault, no key), or undefined. */
+  deployment(statusId: string): Record<string, unknown> | undefined {
+    const record = this.deploys.deployments.get(statusId);
+    return record && this.deploys.json(record);
+  }
+
+  /** Every deployment and preview the simulator knows, oldest first, as the API answers each now. */
+  deploymentList(): Record<string, unknown>[] {
+    return [...this.deploys.deployments.values()].map((record) => this.deploys.json(record));
+  }
+
+  /** An automation the trigger route knows (answers its id). */
+  addAutomation(seed?: AutomationSeed): string {
+    return this.deploys.addAutomation(seed).id;
+  }
+
+  /** The runs an automation's trigger started, oldest first. */
+  automationRuns(id: string): { instanceId: string; jobId: string; at: number }[] | undefined {
+    return this.deploys.automations.get(id)?.runs.slice();
+  }
+
+  /** `false`: the preview route answers 403, as for a plan without previews. */
+  setPreviewsEnabled(enabled: boolean): void {
+    this.deploys.previewsEnabled = enabled;
+  }
+
+  setDeploymentDefaults(defaults: Partial<DeploymentDefaults>): void {
+    this.deploys.defaults = { ...this.deploys.defaults, ...defaults };
+  }
+
+  /** The preview URL a branch has (or gets), as the preview route hands it out. */
+  previewUrl(branch: string): string {
+    return this.deploys.previewUrl(branch);
+  }
+
   setStaticExportEnabled(enabled: boolean): void {
     this.staticExportEnabled = enabled;
   }
@@ -248,6 +326,17 @@ export class Simulator {
 
   clearRequests(): void {
     this.requests.length = 0;
+  }
+
+  /**
+   * Tells `listener` every API request with the whole answer it got, as sent on the wire (the
+   * contract tests validate both against the vendor's documents). Not told: the control
+   * interface, the storage origin, and answers that never came whole (a reset, a cut, a stall,
+   * an oversized body). Gives the function that stops it.
+   */
+  onExchange(listener: (exchange: Exchange) => void): () => void {
+    this.exchangeListeners.add(listener);
+    return () => this.exchangeListeners.delete(listener);
   }
 
   /** Drops every open connection (keep-alive ones too), as a network change would. */
@@ -352,7 +441,7 @@ export class Simulator {
       default:
         break;
     }
-    reply ??= origin === 'api' ? this.apiReply(matched, method, headers, body) : this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
+    reply ??= origin === 'api' ? this.apiReply(matched, method, headers, body, query) : this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
     reply.headers.date = new Date(this.clock.now()).toUTCString();
     entry.status = reply.status;
     if (fault?.kind === 'truncate' || fault?.kind === 'stall') {
@@ -370,6 +459,10 @@ export class Simulator {
       return;
     }
     res.end(method === 'HEAD' ? undefined : reply.body);
+    if (origin === 'api' && this.exchangeListeners.size > 0) {
+      const exchange: Exchange = { request: entry, reply: { status: reply.status, headers: { ...reply.headers }, body: reply.body.toString('utf8') } };
+      for (const listener of this.exchangeListeners) listener(exchange);
+    }
   }
 
   /**
@@ -411,7 +504,7 @@ export class Simulator {
     if (!closed) res.end();
   }
 
-  private apiReply(matched: Matched, method: string, headers: Record<string, string>, body: string): Reply {
+  private apiReply(matched: Matched, method: string, headers: Record<string, string>, body: string, query: string): Reply {
     if (matched.route === 'unknown') return json(404, { error: 'Not found' });
     const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '');
     const key = this.keys.find((k) => k.key === bearer?.[1]);
@@ -439,7 +532,20 @@ export class Simulator {
         const record = this.jobs.exports.get(params.jobId ?? '');
         return record ? this.bundleReply(record) : json(404, { error: 'Export job not found' });
       }
+      case 'deploy.trigger':
+        return this.answer(this.deploys.triggerDeployment(params.projectId ?? ''));
+      case 'deploy.status':
+        return this.answer(this.deploys.statusAnswer(params.statusId ?? ''));
+      case 'preview.trigger':
+        return this.answer(this.deploys.triggerPreview(params.projectId ?? '', headers, body));
+      case 'automation.trigger':
+        return this.answer(this.deploys.triggerAutomation(params.projectId ?? '', params.automationId ?? ''));
       default:
+        if (matched.route.startsWith('analytics.')) {
+          if (params.projectId !== this.projectId) return json(404, { error: 'Project not found' });
+          const answer = this.analytics.reply(matched.route as Parameters<AnalyticsRoutes['reply']>[0], params, new URLSearchParams(query));
+          return json(answer.status, answer.body);
+        }
         return json(404, { error: 'Not found' });
     }
   }
@@ -475,6 +581,20 @@ export class Simulator {
     const created = this.jobs.addAgent({ projectId, durationMs, outcome, repository, prompt });
     created.ref = ref.replace('{id}', created.id);
     return json(201, this.jobs.agentJson(created));
+  }
+
+  private answer(answer: { status: number; body: unknown; headers?: Record<string, string> }): Reply {
+    return json(answer.status, answer.body, answer.headers);
+  }
+
+  /** The docs site and its previews, as a browser sees them: a small page that says which. */
+  private siteReply(matched: Matched): Reply {
+    const { kind, name = '' } = matched.params;
+    const branch = kind === 'previews' ? this.deploys.previewBranchOf(name) : undefined;
+    if (kind === 'previews' && branch === undefined) return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('No preview here') };
+    const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const title = branch === undefined ? `The ${escape(name)} docs` : `Preview of ${escape(branch)}`;
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1><p>Served by the Docs Admin simulator.</p>`) };
   }
 
   private exportDisabled(): Reply {
@@ -519,6 +639,7 @@ export class Simulator {
   }
 
   private storageReply(matched: Matched, method: string, headers: Record<string, string>, query: string, ignoreRange: boolean): Reply {
+    if (matched.route === 'site.get') return this.siteReply(matched);
     if (headers.authorization !== undefined) {
       return xml(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
     }

@@ -1,6 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import { sentences, type Translator } from '../l10n';
 import { isPermanent, type NetFailure } from '../net/failure';
+import { conflictMessage, notFoundMessage, type ApiSubject } from './subjects';
+
+export type { ApiSubject } from './subjects';
 
 /**
  * Typed errors a person can act on. Every message says what happened and what to do; none
@@ -27,12 +30,18 @@ export abstract class ApiError extends Error {
   readonly status: number | undefined;
   /** The server's own `error` message, redacted, when it gave one. */
   readonly serverMessage: string | undefined;
+  /**
+   * What happened, without the advice to try again: for a message that must not say so (a request
+   * that may have been acted on, which is never sent again blindly). Undefined: the message.
+   */
+  readonly fact: string | undefined;
 
-  constructor(message: string, options: { status?: number; serverMessage?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { status?: number; serverMessage?: string; cause?: unknown; fact?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = options.status;
     this.serverMessage = options.serverMessage;
+    this.fact = options.fact;
   }
 }
 
@@ -53,11 +62,30 @@ export class AuthError extends ApiError {
 
 export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
 
+/** What a plan may lack: static export (enterprise), preview deployments, the API's deployments and automations, or reader analytics (paid plans). */
+export type PlanFeature = 'staticExport' | 'previews' | 'deployments' | 'automations' | 'analytics';
+
+/** The plan cause, and what fixes it, in two sentences. */
+function planSentences(feature: PlanFeature): string {
+  switch (feature) {
+    case 'staticExport':
+      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+    case 'previews':
+      return l10n.t("The cause: the organization's plan does not include preview deployments. To fix it, ask an owner of the organization to move to a plan that has them.");
+    case 'deployments':
+      return l10n.t("The cause: the organization's plan does not include deployments through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+    case 'automations':
+      return l10n.t("The cause: the organization's plan does not include running automations through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+    case 'analytics':
+      return l10n.t("The cause: the organization's plan does not include reader analytics. To fix it, it needs a paid plan: ask an owner of the organization to upgrade it.");
+  }
+}
+
 /** The one cause of a 403, and what fixes it, in two sentences. */
-function causeSentences(cause: ForbiddenCause): string {
+function causeSentences(cause: ForbiddenCause, feature: PlanFeature): string {
   switch (cause) {
     case 'plan':
-      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+      return planSentences(feature);
     case 'scope':
       return l10n.t("The cause: the key is read-only or lacks the scope for this call. To fix it, create a read-write admin key on the dashboard's API keys page and set it.");
     case 'ipAllowList':
@@ -66,10 +94,16 @@ function causeSentences(cause: ForbiddenCause): string {
 }
 
 /** One of several possible causes of a 403, and what fixes it: an item of a list. */
-function causeItem(cause: ForbiddenCause): string {
+function causeItem(cause: ForbiddenCause, feature: PlanFeature): string {
   switch (cause) {
     case 'plan':
-      return l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)");
+      return feature === 'staticExport'
+        ? l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)")
+        : feature === 'previews'
+          ? l10n.t("the organization's plan does not include preview deployments (to fix it, ask an owner of the organization to move to a plan that has them)")
+          : feature === 'analytics'
+            ? l10n.t("the organization's plan does not include reader analytics (to fix it, it needs a paid plan: ask an owner of the organization to upgrade it)")
+            : l10n.t("the organization's plan does not include this part of the API (to fix it, ask an owner of the organization to move to a paid plan)");
     case 'scope':
       return l10n.t("the key is read-only or lacks the scope for this call (to fix it, create a read-write admin key on the dashboard's API keys page and set it)");
     case 'ipAllowList':
@@ -80,24 +114,18 @@ function causeItem(cause: ForbiddenCause): string {
 /** 403: the key is valid but may not do this. */
 export class ForbiddenError extends ApiError {
   readonly kind = 'forbidden';
-  constructor(readonly causes: readonly ForbiddenCause[], serverMessage?: string) {
+  /** `feature`: what the plan may lack, for the call that was refused. */
+  constructor(readonly causes: readonly ForbiddenCause[], serverMessage?: string, readonly feature: PlanFeature = 'staticExport') {
     const [only] = causes;
     const why =
       causes.length === 1 && only !== undefined
-        ? causeSentences(only)
-        : l10n.t('Possible causes: {0}.', causes.map(causeItem).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
+        ? causeSentences(only, feature)
+        : l10n.t('Possible causes: {0}.', causes.map((c) => causeItem(c, feature)).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
     const denied = serverMessage ? l10n.t('Access denied (403: {0}).', serverMessage) : l10n.t('Access denied (403).');
     super(sentences(denied, why), { status: 403, ...(serverMessage === undefined ? {} : { serverMessage }) });
   }
 }
 
-/** What a call was about, for the messages of its errors. */
-export type ApiSubject =
-  | { kind: 'agentJob'; id: string; projectId: string }
-  | { kind: 'exportJob'; id: string }
-  | { kind: 'exportEndpoint' }
-  /** Creating an agent job: the project's agent endpoint. */
-  | { kind: 'agentEndpoint'; projectId: string };
 
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
@@ -106,26 +134,6 @@ export class NotFoundError extends ApiError {
   }
 }
 
-function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined): string {
-  switch (subject.kind) {
-    case 'agentJob':
-      return serverMessage
-        ? l10n.t('Agent job "{0}" in project "{1}" was not found (404: {2}). Check the id and the project id.', subject.id, subject.projectId, serverMessage)
-        : l10n.t('Agent job "{0}" in project "{1}" was not found (404). Check the id and the project id.', subject.id, subject.projectId);
-    case 'exportJob':
-      return serverMessage
-        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the id and the project id.', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" was not found (404). Check the id and the project id.', subject.id);
-    case 'exportEndpoint':
-      return serverMessage
-        ? l10n.t('The static export endpoint was not found (404: {0}). Check the id and the project id.', serverMessage)
-        : l10n.t('The static export endpoint was not found (404). Check the id and the project id.');
-    case 'agentEndpoint':
-      return serverMessage
-        ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
-        : l10n.t('The agent endpoint of project "{0}" was not found (404). Check the project id and the base URL.', subject.projectId);
-  }
-}
 
 /** 409: for the bundle, the export job has not completed yet. */
 export class ConflictError extends ApiError {
@@ -135,26 +143,6 @@ export class ConflictError extends ApiError {
   }
 }
 
-function conflictMessage(subject: ApiSubject, serverMessage: string | undefined): string {
-  switch (subject.kind) {
-    case 'agentJob':
-      return serverMessage
-        ? l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409: {2}). Refresh it and try again.', subject.id, subject.projectId, serverMessage)
-        : l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409). Refresh it and try again.', subject.id, subject.projectId);
-    case 'agentEndpoint':
-      return serverMessage
-        ? l10n.t('The agent of project "{0}" cannot take a new job now (409: {1}). Try again later.', subject.projectId, serverMessage)
-        : l10n.t('The agent of project "{0}" cannot take a new job now (409). Try again later.', subject.projectId);
-    case 'exportJob':
-      return serverMessage
-        ? l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {1})', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id);
-    case 'exportEndpoint':
-      return serverMessage
-        ? l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {0})', serverMessage)
-        : l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)');
-  }
-}
 
 export class RateLimitedError extends ApiError {
   readonly kind = 'rateLimited';
@@ -185,7 +173,11 @@ export class ServerError extends ApiError {
       serverMessage
         ? l10n.t("The server failed ({0}: {1}). This is on the service's side; try again in a few minutes.", answered, serverMessage)
         : l10n.t("The server failed ({0}). This is on the service's side; try again in a few minutes.", answered),
-      { status, ...(serverMessage === undefined ? {} : { serverMessage }) },
+      {
+        status,
+        ...(serverMessage === undefined ? {} : { serverMessage }),
+        fact: serverMessage ? l10n.t('The server failed ({0}: {1}).', answered, serverMessage) : l10n.t('The server failed ({0}).', answered),
+      },
     );
   }
 }
@@ -239,7 +231,7 @@ export class NetworkError extends ApiError {
     cause?: unknown,
     readonly failure?: { failure: NetFailure; message: string },
   ) {
-    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause });
+    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause, ...(reason === 'reset' && failure === undefined ? { fact: l10n.t('The connection to {0} was dropped before an answer came.', host) } : {}) });
   }
 
   /** Whether the request certainly never reached the server (safe to send again). */
@@ -264,6 +256,9 @@ export class TimeoutError extends ApiError {
         : phase === 'request'
           ? l10n.t('The server at {0} did not answer within {1}. Try again; if it persists, the service may be overloaded.', host, wait)
           : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}). Try again; if it persists, a proxy or the network may be cutting the connection.', host, wait),
+      phase === 'connect'
+        ? {}
+        : { fact: phase === 'request' ? l10n.t('The server at {0} did not answer within {1}.', host, wait) : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}).', host, wait) },
     );
   }
 }

@@ -11,8 +11,8 @@ import type { DraftAddress } from '../../core/agent/drafts';
 import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
 import type { AgentJob } from '../../core/api/types';
 import { jobKey } from '../../core/jobs/trackedJob';
-import { forMessage } from '../../core/untrusted';
 import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { codeArgs } from '../fromCode';
 import type { PromptComposer } from '../composer';
 
 /** What a send came to (the tests read it). */
@@ -29,9 +29,7 @@ export function register(deps: Deps): vscode.Disposable[] {
     command('docsAdmin.agent.ask', deps, async (uri?: unknown) => {
       requireService(deps);
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'create' } };
-      const opened = await composer.open(address, header(address.request), contextOf(editorFor(uri, composer)));
-      if (opened.continued) vscode.window.setStatusBarMessage(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
-      return opened.editor.document.uri;
+      return openComposer(deps, address, contextOf(editorFor(uri, composer)));
     }),
     command('docsAdmin.agentJob.sendFollowUp', deps, async (node: unknown) => {
       if (!isJobNode(node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
@@ -40,19 +38,21 @@ export function register(deps: Deps): vscode.Disposable[] {
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'message', jobId: job.id } };
       // Lines selected in the page beside go with it, as for a new job.
       const editor = editorFor(undefined, composer);
-      const opened = await composer.open(address, header(address.request), editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
-      return opened.editor.document.uri;
+      return openComposer(deps, address, editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
     }),
-    command('docsAdmin.agent.send', deps, async (uri?: unknown) => {
+    command('docsAdmin.agent.send', deps, async (uri?: unknown, options?: { sendAgain?: boolean }) => {
       const document = composerDocument(composer, uri);
       const key = document.uri.toString();
       if (sending.has(key)) {
-        vscode.window.setStatusBarMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
+        deps.messages.status(vscode.l10n.t('This prompt is being sent already.'), 3000);
         return { outcome: 'cancelled' } satisfies SendOutcome;
       }
       sending.add(key);
       try {
-        return await send(deps, composer, document);
+        // The answer to "send it again?" given in advance, from code only (tests): anything else
+        // (a menu's context, a link's JSON) is no answer, and the question is asked.
+        const sendAgain = codeArgs(options)?.sendAgain;
+        return await send(deps, composer, document, typeof sendAgain === 'boolean' ? sendAgain : undefined);
       } finally {
         sending.delete(key);
       }
@@ -63,6 +63,23 @@ export function register(deps: Deps): vscode.Disposable[] {
       return true;
     }),
   ];
+}
+
+/**
+ * Opens the composer for `address`, a new draft starting with `context` (the page and lines, or
+ * any text a caller prefills), or the person's unsent draft, which is said; answers its file.
+ */
+export async function openComposer(deps: Pick<Deps, 'composer' | 'messages'>, address: DraftAddress, context: string): Promise<vscode.Uri> {
+  const opened = await deps.composer.open(address, header(address.request), context);
+  if (opened.continued) deps.messages.status(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
+  return opened.editor.document.uri;
+}
+
+/** What to check before sending again, in the editor: the job's row, or the view and the dashboard. */
+function editorAdvice(request: AgentRequest): string {
+  return request.kind === 'create'
+    ? vscode.l10n.t('Check the Agent Jobs view or the dashboard (refresh them) before you send this prompt again.')
+    : vscode.l10n.t('Refresh the job (it is active again if it took the follow-up) before you send it again.');
 }
 
 function header(request: AgentRequest): string {
@@ -113,7 +130,7 @@ function environmentName(id: string): string {
   return id.startsWith('env:') ? id.slice(4) : vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' });
 }
 
-async function send(deps: Deps, composer: PromptComposer, document: vscode.TextDocument): Promise<SendOutcome> {
+async function send(deps: Deps, composer: PromptComposer, document: vscode.TextDocument, sendAgain: boolean | undefined): Promise<SendOutcome> {
   const address = composer.addressOf(document.uri);
   if (address === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
   if (address.environmentId !== deps.session.environment.id) {
@@ -128,7 +145,13 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     void deps.messages.warn(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
     return { outcome: 'blank' };
   }
-  if (composer.wasMaybeSent(document.uri)) {
+  if (composer.isUnwritten(document)) {
+    // Only the page and lines it was opened with: a job with no instruction is never what was meant.
+    void deps.messages.warn(vscode.l10n.t('The prompt holds only the page and lines it was opened with: write what the agent should do below them. Nothing was sent.'));
+    return { outcome: 'blank' };
+  }
+  if (composer.wasMaybeSent(document.uri) && sendAgain !== true) {
+    if (sendAgain === false) return { outcome: 'cancelled' };
     const again = vscode.l10n.t('Send Again');
     const choice = await deps.messages.ask(
       'warning',
@@ -149,7 +172,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     job = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: request.kind === 'create' ? vscode.l10n.t('Sending the prompt to the agent…') : vscode.l10n.t('Sending the follow-up to agent job {0}…', request.jobId) },
       // No cancel: once sent, a request cannot be taken back, only left unanswered.
-      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0 }),
+      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0, advice: editorAdvice }),
     );
   } catch (error) {
     const kept = vscode.l10n.t('Your draft is kept.');
@@ -182,11 +205,17 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     deps.log.info(`Agent job ${job.id} created.`);
   } else {
     await service.reopenAgentJob(job);
-    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus} again.`);
+    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus ?? 'active'} again.`);
   }
-  await composer.discard(document.uri);
+  const draft = await composer.sent(document.uri, prompt);
   deps.reveal({ key: jobKey({ kind: 'agent', id: job.id }), kind: 'agent' });
   if (request.kind === 'create') await deps.setup.markAgentAsked();
-  vscode.window.setStatusBarMessage(request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', forMessage(job.id)) : vscode.l10n.t('Agent job {0} took the follow-up.', forMessage(job.id)), 5000);
+  const done = request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', job.id) : vscode.l10n.t('Agent job {0} took the follow-up.', job.id);
+  if (draft === 'kept') {
+    // Typed while it was being sent: kept, with what was sent still in it.
+    void deps.messages.info(`${done} ${vscode.l10n.t('You wrote in the draft while it was being sent, so it is kept as it is now, the prompt that was sent included: edit it before you send it again.')}`);
+  } else {
+    deps.messages.status(done, 5000);
+  }
   return { outcome: request.kind === 'create' ? 'created' : 'sent', jobId: job.id };
 }

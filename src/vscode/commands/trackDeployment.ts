@@ -1,0 +1,33 @@
+/** Track Deployment…: follows a deployment or preview started elsewhere (the dashboard, CI) by its status id. */
+import * as vscode from 'vscode';
+import { parseStatusId } from '../../core/deployments/input';
+import { command, requireService, type Deps } from '../commandToolkit';
+import { knownKeys } from '../environments';
+
+export function register(deps: Deps): vscode.Disposable[] {
+  return [
+    command('docsAdmin.deployment.track', deps, async (given?: string) => {
+      const service = requireService(deps);
+      // A key pasted here would be sent in a request's path: it is told apart and refused.
+      const keys = await knownKeys(deps.keys);
+      const value =
+        given ??
+        (await vscode.window.showInputBox({
+          title: vscode.l10n.t('Docs Admin: track a deployment'),
+          prompt: vscode.l10n.t('The status id of a deployment or preview (from CI, the CLI, or the dashboard), or a link that holds it'),
+          ignoreFocusOut: true,
+          validateInput: (v) => {
+            const r = parseStatusId(v, keys);
+            return r.ok ? undefined : r.reason;
+          },
+        }));
+      if (value === undefined) return undefined;
+      const parsed = parseStatusId(value, keys);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      await service.trackDeployment(parsed.id);
+      deps.reveal({ key: `deployment:${parsed.id}`, kind: 'deployment' });
+      await deps.setup.update();
+      return parsed.id;
+    }),
+  ];
+}
