@@ -22,7 +22,7 @@
  * address (so the request goes through VS Code's patched https, as a real link's does).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PARALLEL_FROM_BYTES } from '../src/core/bundle/download/options';
@@ -243,6 +243,8 @@ async function inTheEditor(options: BenchOptions, content: Buffer, pki: TestCert
   const out = join(dir, 'host-download.json');
   const rounds = options.quick ? 1 : 5;
   const job: HostDownloadJob = { key: s.sim.key, jobId: s.jobId, bytes: content.length, curlLink: s.link, caFile: pki.caFile, dir, rounds };
+  const jobFile = join(dir, 'host-download-job.json');
+  writeFileSync(jobFile, JSON.stringify(job), { mode: 0o600 });
   const before = load();
   try {
     options.log(`download: in the editor (VS Code extension host), ${rounds} rounds of ${(content.length / MiB).toFixed(0)} MiB`);
@@ -251,7 +253,8 @@ async function inTheEditor(options: BenchOptions, content: Buffer, pki: TestCert
       suite: resolve(REPO, 'out', 'bench', 'host', 'download.js'),
       label: 'download in the editor',
       quiet: process.env.DOCS_ADMIN_BENCH_VERBOSE === undefined,
-      env: { DOCS_ADMIN_BENCH_OUT: out, DOCS_ADMIN_BENCH_DOWNLOAD: JSON.stringify(job) },
+      // The job (its link signed) in a file of the benchmark's own: what the host is given in its environment, code-server keeps in its state (coder.json), which the secrets scan reads.
+      env: { DOCS_ADMIN_BENCH_OUT: out, DOCS_ADMIN_BENCH_DOWNLOAD: jobFile },
       settings: { 'docsAdmin.baseUrl': s.sim.baseUrl, 'docsAdmin.projectId': s.sim.projectId },
     });
     if (code !== 0) throw new Error(`the download in the editor failed (exit ${code})`);

@@ -7,7 +7,7 @@
  * CPU time during it (all its threads: the archive check's worker, zlib and the file system's
  * thread pool), and its memory: the peak RSS reset just before (`/proc/self/clear_refs` 5) and
  * read just after (`VmHWM`), against the RSS before. Writes what it saw to the file named by
- * DOCS_ADMIN_BENCH_OUT. The store is the simulator's, over TLS (its CA in the settings).
+ * DOCS_ADMIN_BENCH_OUT; the job comes in the file DOCS_ADMIN_BENCH_DOWNLOAD names. The store is the simulator's, over TLS (its CA in the settings).
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,8 +52,9 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_00
 
 export async function run(): Promise<void> {
   const out = process.env.DOCS_ADMIN_BENCH_OUT;
-  const job = JSON.parse(process.env.DOCS_ADMIN_BENCH_DOWNLOAD ?? 'null') as HostDownloadJob | null;
-  if (out === undefined || job === null) throw new Error('DOCS_ADMIN_BENCH_OUT and DOCS_ADMIN_BENCH_DOWNLOAD must be set');
+  const jobFile = process.env.DOCS_ADMIN_BENCH_DOWNLOAD;
+  if (out === undefined || jobFile === undefined) throw new Error('DOCS_ADMIN_BENCH_OUT and DOCS_ADMIN_BENCH_DOWNLOAD (the job\'s file) must be set');
+  const job = JSON.parse(readFileSync(jobFile, 'utf8')) as HostDownloadJob;
   const api = await vscode.extensions.getExtension<DocsAdminInternals>('docs-admin.docs-admin')?.activate();
   if (api === undefined) throw new Error('the extension is not installed in this host');
   // A machine setting: in this remote window it is set where the extension runs, as a person would.
