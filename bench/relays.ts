@@ -1,9 +1,10 @@
 /**
  * Loopback TCP relays in front of the simulator's storage, for the download benchmark: one that
- * drops the first connection half-way (and counts every body byte it passes on), and one that
- * holds each connection to a speed and adds latency to each request, as object stores and the
- * links to them often do. The link's signature does not cover the host, so a link works through
- * either (`via`, or the simulator's `setLinkOrigin`).
+ * drops the first connection half-way (and counts every byte of the answers it passes on), and
+ * one that holds each connection to a speed and adds latency to each request, as object stores
+ * and the links to them often do. They pass TLS through as it is (an https store behind them
+ * is still https, with its own certificate). The link's signature does not cover the host, so a
+ * link works through either (`via`, or the simulator's `setLinkOrigin`).
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -21,7 +22,8 @@ export interface Relay {
 /**
  * A loopback TCP relay to the storage that ends the first connection (a FIN, as a server or
  * proxy that gives up does) once `cutAfter` body bytes have passed, and counts the body bytes
- * it passes on. The link's signature does not cover the host, so the same link works through it.
+ * it passes on. Over TLS the answers are ciphertext: then every byte from the store counts
+ * (heads, TLS records and handshakes too, so the count is a little above the body's).
  */
 export async function droppingRelay(storage: URL, cutAfter: number): Promise<Relay> {
   const sockets = new Set<Socket>();
@@ -40,7 +42,7 @@ export async function droppingRelay(storage: URL, cutAfter: number): Promise<Rel
     client.on('drain', () => upstream.resume());
     client.pipe(upstream);
     let head = Buffer.alloc(0);
-    let inBody = false;
+    let inBody = storage.protocol === 'https:';
     let passed = 0;
     upstream.on('data', (chunk: Buffer) => {
       let body = chunk;
@@ -71,7 +73,7 @@ export async function droppingRelay(storage: URL, cutAfter: number): Promise<Rel
   });
   const port = await listen(server, storage.hostname);
   return {
-    origin: `http://${storage.hostname}:${port}`,
+    origin: `${storage.protocol}//${storage.hostname}:${port}`,
     via(link) {
       const url = new URL(link);
       url.port = String(port);
@@ -126,7 +128,7 @@ export async function cappedRelay(storage: URL, bytesPerSecond: number, latencyM
   });
   const port = await listen(server, storage.hostname);
   return {
-    origin: `http://${storage.hostname}:${port}`,
+    origin: `${storage.protocol}//${storage.hostname}:${port}`,
     via(link) {
       const url = new URL(link);
       url.port = String(port);

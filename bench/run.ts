@@ -5,9 +5,10 @@
  *   --runs <n>   runs per measurement (medians are quoted; default 5)
  *   --only <a,b> some benchmarks: polling, download, extract, startup, activation, tree, readers
  *   --seed <n>   the first run's seed for the seeded benchmarks (polling; default 0x5eed = 24301)
+ *   --out <file> where the results go (a partial run's, to be committed: bench/results-download.json)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { activation } from './activation';
@@ -48,7 +49,7 @@ function table(results: BenchResult[]): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, runs: { type: 'string' }, only: { type: 'string' }, seed: { type: 'string' } } });
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, runs: { type: 'string' }, only: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isInteger(seed)) {
     console.error(`--seed takes an integer, not ${values.seed}`);
@@ -63,6 +64,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = Date.now();
+  const loadAtStart = loadavg();
   const results: BenchResult[] = [];
   for (const name of names) {
     const bench = BENCHES[name];
@@ -73,13 +75,15 @@ async function main(): Promise<number> {
     console.error(`    ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
   const cpu = cpus();
-  const machine = { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform} ${process.arch}` };
+  // The load average (1, 5, 15 minutes) at the start and the end: other work on the machine shows there.
+  const machine = { cpu: cpu[0]?.model ?? 'unknown', cores: cpu.length, memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform} ${process.arch}`, load: { start: loadAtStart, end: loadavg() } };
   console.log(`\n${table(results)}\n`);
   for (const r of results) for (const note of r.notes) console.log(`- ${r.name}: ${note}`);
   const seconds = (Date.now() - started) / 1000;
   console.log(`\n${quick ? 'smoke' : 'benchmarks'}: ${seconds.toFixed(0)} s on ${machine.cores} x ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`);
   // Only a full run of everything replaces the recorded figures.
-  const file = quick ? resolve(REPO, 'out', 'bench-smoke.json') : values.only !== undefined ? resolve(REPO, 'out', 'bench-partial.json') : resolve(REPO, 'bench', 'results.json');
+  const file =
+    values.out !== undefined ? resolve(process.cwd(), values.out) : quick ? resolve(REPO, 'out', 'bench-smoke.json') : values.only !== undefined ? resolve(REPO, 'out', 'bench-partial.json') : resolve(REPO, 'bench', 'results.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify({ date: new Date().toISOString(), quick, runs, ...(seed === undefined ? {} : { seed }), seconds: Math.round(seconds), machine, results }, null, 2)}\n`);
   console.log(`results written to ${file}`);

@@ -31,6 +31,8 @@ export interface Io {
   stdin?: () => Promise<string>;
   /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
   extractWorker?: string;
+  /** A minor garbage collection of this process (main.ts exposes V8's), for a download's dead buffers. */
+  collectGarbage?: () => void;
 }
 
 

@@ -86,11 +86,16 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       const id = jobId(parsed, ctx.key);
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
       const show = (p: DownloadProgress) => {
+        if (p.phase === 'check') {
+          line.show(l10n.t('checking the archive: {0} of {1}', formatBytes(p.checked), formatBytes(p.received)));
+          return;
+        }
         const received = p.total === undefined ? formatBytes(p.received) : l10n.t('{0} of {1} ({2}%)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / Math.max(1, p.total)) * 100));
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
       const connections = positiveNumber(parsed, 'connections');
-      const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/verify.js')]);
+      const [{ downloadBundle }, { FileCheck }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/checkTask.js')]);
+      const { collectGarbage } = ctx.io;
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
@@ -98,14 +103,16 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
         regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
         timeLeft: (l) => links.timeLeft(l),
-        verify: verifyArchive,
+        // On this thread: nothing else runs on it, and a worker's V8 isolate would cost its memory.
+        checkHere: (job, send) => new FileCheck(job, send, collectGarbage),
+        collectGarbage,
         signal: ctx.io.signal,
         log: ctx.log,
         network: await ctx.network(),
         onProgress: show,
       });
       line.done();
-      print(ctx, result, l10n.t('Saved {0} ({1}).', result.path, formatBytes(result.bytes)));
+      print(ctx, result, l10n.t('Saved {0} ({1}; the archive checked to its end).', result.path, formatBytes(result.bytes)));
       return EXIT.ok;
     }
     default:

@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The module itself (the extension host's, which VS Code patches), to count the requests made with it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import https = require('node:https');
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -9,6 +13,7 @@ import type { ExtractSummary } from '../../src/core/bundle/extract/extract';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
+import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { siteFiles } from '../simulator/site';
 import { rawTar } from '../unit/support/archives';
 import { configure, internals, waitFor } from './support';
@@ -16,6 +21,7 @@ import { fromCode } from '../../src/vscode/fromCode';
 
 describe('the bundle in the editor: generate, download, extract, preview', function () {
   this.timeout(60_000);
+  let pki: TestCertificates;
   let sim: Simulator;
   let api: DocsAdminInternals;
   let dir: string;
@@ -31,11 +37,13 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
   const bundleCalls = () => sim.requests.filter((r) => r.route === 'export.bundle').length;
 
   before(async () => {
-    sim = await Simulator.start({ timeScale: 1_000 });
+    // The storage over TLS, as every real store is, signed by a test CA the settings trust.
+    pki = makeTestCertificates();
+    sim = await Simulator.start({ timeScale: 1_000, storageTls: { key: pki.key, cert: pki.cert } });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-bundle-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
-    await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
+    await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5, 'network.extraCaCertificates': [pki.caFile] });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
     jobId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000, pages: 7 }).jobId);
@@ -49,9 +57,10 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
   after(async () => {
     await api.previews.stop();
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
-    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'network.extraCaCertificates': undefined, 'download.connections': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
+    pki.remove();
   });
 
   it('Generate Bundle shows the time left on the row', async () => {
@@ -111,6 +120,92 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     assert.equal(archive.contextValue, 'exportJob.bundle.archive');
     assert.match(String(archive.description), /^docs-acme\.tar\.gz · /);
     assert.equal(itemOf(jobRow()!).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+  });
+
+  describe('over TLS, as every real store serves bundles', () => {
+    /** A real tar.gz just over the 64 MiB from which the editor downloads in ranges (random content: stored, not compressed). */
+    let big: Buffer;
+    before(async () => {
+      // Mocha runs these after the tests above, the last of which stopped tracking the job.
+      await api.session.service?.trackExportJob(jobId);
+      await waitFor('the completed row', () => {
+        const row = jobRow();
+        return row !== undefined && String(itemOf(row).description).startsWith('completed');
+      });
+      big = gzipSync(rawTar([{ name: 'index.html', data: '<!doctype html><title>Docs</title>' }, { name: 'assets/video.bin', data: randomBytes(64 * 1024 * 1024) }]), { level: 1 });
+    });
+
+    afterEach(async () => {
+      sim.setStorageDelivery({});
+      sim.setBundleContent(sim.defaultBundle());
+      await configure({ 'download.connections': undefined });
+      // The next link names the default bundle's size.
+      await api.session.links?.regenerate(jobId);
+    });
+
+    it('the storage is https:, trusted through docsAdmin.network.extraCaCertificates', () => {
+      assert.match(sim.storageBaseUrl, /^https:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(api.session.network?.describe() ?? '', /1 extra CA certificate\(s\) trusted/);
+    });
+
+    for (const connections of [1, 4]) {
+      it(`Download Bundle from a store writing 4,000-byte TLS records, docsAdmin.download.connections ${connections}: the stored object byte for byte`, async () => {
+        await configure({ 'download.connections': connections });
+        sim.setBundleContent(big);
+        sim.setStorageDelivery({ pieceBytes: 4_000 });
+        await api.session.links?.regenerate(jobId);
+        sim.clearRequests();
+        const target = join(dir, `records-${connections}.tar.gz`);
+        const result = await vscode.commands.executeCommand<DownloadResult>('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target }));
+        assert.equal(result.kind, 'tar.gz');
+        assert.ok(readFileSync(target).equals(big), 'the saved file differs from the stored object');
+        const gets = sim.requests.filter((r) => r.route === 'storage.get');
+        assert.deepEqual(gets.map((r) => r.headers.range === undefined), Array.from({ length: connections }, () => connections === 1), 'one stream, or four ranges');
+        rmSync(target);
+      });
+    }
+
+    it('Download Bundle from a store that flips one byte mid-file, the length right: a clear error, nothing saved', async () => {
+      sim.setBundleContent(big);
+      sim.setStorageDelivery({ flipByteAt: Math.floor(big.length / 2) });
+      await api.session.links?.regenerate(jobId);
+      const before = api.messages.recent.at(-1);
+      const target = join(dir, 'flipped.tar.gz');
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target })), undefined);
+      const shown = api.messages.recent.slice(before === undefined ? 0 : api.messages.recent.indexOf(before) + 1);
+      assert.ok(
+        shown.some((m) => /^The downloaded bundle is damaged or incomplete \(.+\): its bytes are not the archive the export made\. Nothing was saved\./.test(m.text)),
+        JSON.stringify(shown.map((m) => m.text)),
+      );
+      assert.ok(!readdirSync(dir).some((f) => f.includes('flipped')), `nothing saved, no temporary file: ${readdirSync(dir).join(', ')}`);
+    });
+
+    it("Download Bundle makes every storage request with Node's https, as the README says (VS Code's proxy support patches it; its original serves loopback)", async () => {
+      const module = https as unknown as { get: (...args: unknown[]) => unknown; __vscodeOriginal?: { get: (...args: unknown[]) => unknown } };
+      const targets = [module, module.__vscodeOriginal].filter((m): m is { get: (...args: unknown[]) => unknown } => m !== undefined && m !== null);
+      const originals = targets.map((m) => m.get);
+      let calls = 0;
+      targets.forEach((m, i) => {
+        m.get = (...args: unknown[]) => {
+          calls++;
+          return originals[i]?.(...args);
+        };
+      });
+      sim.clearRequests();
+      try {
+        const target = join(dir, 'counted.tar.gz');
+        await vscode.commands.executeCommand<DownloadResult>('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target }));
+        assert.ok(readFileSync(target).equals(sim.defaultBundle()));
+        rmSync(target);
+      } finally {
+        targets.forEach((m, i) => (m.get = originals[i] ?? m.get));
+      }
+      const gets = sim.requests.filter((r) => r.route === 'storage.get').length;
+      assert.equal(gets, 1);
+      assert.equal(calls, gets);
+      const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+      assert.match(readme, /Every bundle download, in the CLI and in the editor, is one GET per connection made with Node's own `https` module/);
+    });
   });
 
   it('Download Bundle never overwrites a file the user did not agree to replace', async () => {

@@ -17,6 +17,7 @@ import { reportSecret } from './ledger';
 import { RandomFaults, type RandomFaultOptions } from './randomFaults';
 import { matchApi, matchStorage, segments, type Matched } from './routes';
 import { buildSiteArchive } from './site';
+import { Concurrency, sendInPieces, shaped, type StorageDelivery } from './delivery';
 import { checkLink, parseRange, presign, s3Error } from './storage';
 import {
   DEMO_KEY,
@@ -48,6 +49,13 @@ function json(status: number, value: unknown, headers: Record<string, string> = 
 
 function xml(status: number, code: string, message: string): Reply {
   return { status, headers: { 'content-type': 'application/xml' }, body: Buffer.from(s3Error(code, message)) };
+}
+
+/** A TCP RST; over TLS, on the TCP socket under it (a TLS socket cannot send one itself). */
+function resetConnection(socket: Socket): void {
+  const tcp = (socket as Socket & { _parent?: Socket })._parent ?? socket;
+  tcp.resetAndDestroy();
+  socket.destroy();
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -90,6 +98,9 @@ export class Simulator {
   private storageUrl = '';
   /** Where issued links point, when not at the storage itself (a relay in front of it). */
   private linkOrigin: string | undefined;
+  private delivery: StorageDelivery = {};
+  /** The storage's GETs being answered at once (`now`), and the most since the last reset (`max`). */
+  readonly storageConcurrency = new Concurrency();
   private readonly analytics: AnalyticsRoutes;
   private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
 
@@ -154,9 +165,9 @@ export class Simulator {
         server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
       });
     const urlHost = host.includes(':') ? `[${host}]` : host;
-    const scheme = options.tls === undefined ? 'http' : 'https';
-    sim.apiUrl = `${scheme}://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
-    sim.storageUrl = `${scheme}://${urlHost}:${await listen(sim.storage, 0)}`;
+    const scheme = (tls: unknown) => (tls === undefined ? 'http' : 'https');
+    sim.apiUrl = `${scheme(options.tls)}://${urlHost}:${await listen(sim.api, options.port ?? 0)}`;
+    sim.storageUrl = `${scheme(options.storageTls ?? options.tls)}://${urlHost}:${await listen(sim.storage, 0)}`;
     return sim;
   }
 
@@ -275,6 +286,11 @@ export class Simulator {
     this.reportedSize = size;
   }
 
+  /** How the storage sends bundles from now on (small writes, pauses, a flipped byte); `{}`: plainly. */
+  setStorageDelivery(delivery: StorageDelivery): void {
+    this.delivery = { ...delivery };
+  }
+
   injectFault(fault: Fault): void {
     this.faults.add(fault);
   }
@@ -351,7 +367,8 @@ export class Simulator {
       });
     };
     // An https server has the same request API (its TLS sockets are tracked like plain ones).
-    const server = this.options.tls === undefined ? createServer(handler) : createTlsServer(this.options.tls, handler);
+    const tls = origin === 'storage' ? (this.options.storageTls ?? this.options.tls) : this.options.tls;
+    const server = tls === undefined ? createServer(handler) : createTlsServer(tls, handler);
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -391,6 +408,7 @@ export class Simulator {
     if (presented !== undefined) reportSecret('key', presented);
     const entry: RequestLogEntry = { at: Date.now(), origin, method, path: rawPath, query, route: matched.route, headers, body, status: 0 };
     this.requests.push(entry);
+    if (matched.route === 'storage.get') this.storageConcurrency.track(res);
 
     const fault = this.faults.take(matched.route) ?? this.randomFaults?.take(matched.route, this.clock.now());
     let reply: Reply | undefined;
@@ -431,11 +449,15 @@ export class Simulator {
       res.write(reply.body.subarray(0, fault.afterBytes));
       // A truncated answer ends with a dropped connection; a stalled one just stops.
       if (fault.kind === 'truncate') {
-        setImmediate(() => (fault.reset === true ? req.socket.resetAndDestroy() : req.socket.destroy()));
+        setImmediate(() => (fault.reset === true ? resetConnection(req.socket) : req.socket.destroy()));
       }
       return;
     }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+    if (origin === 'storage' && method !== 'HEAD' && (this.delivery.pieceBytes !== undefined || this.delivery.pieceGapMs !== undefined)) {
+      await sendInPieces(res, reply.body, this.delivery, (ms) => this.sleep(ms));
+      return;
+    }
     res.end(method === 'HEAD' ? undefined : reply.body);
     if (origin === 'api' && this.exchangeListeners.size > 0) {
       const exchange: Exchange = { request: entry, reply: { status: reply.status, headers: { ...reply.headers }, body: reply.body.toString('utf8') } };
@@ -634,9 +656,9 @@ export class Simulator {
       return { status: 416, headers: { ...base, 'content-range': `bytes */${this.bundle.length}`, 'content-type': 'application/xml' }, body: Buffer.from(s3Error('InvalidRange', 'The requested range is not satisfiable')) };
     }
     if (range.kind === 'partial') {
-      return { status: 206, headers: { ...base, 'content-range': `bytes ${range.start}-${range.end}/${this.bundle.length}` }, body: this.bundle.subarray(range.start, range.end + 1) };
+      return { status: 206, headers: { ...base, 'content-range': `bytes ${range.start}-${range.end}/${this.bundle.length}` }, body: shaped(this.bundle.subarray(range.start, range.end + 1), range.start, this.delivery) };
     }
-    return { status: 200, headers: base, body: this.bundle };
+    return { status: 200, headers: base, body: shaped(this.bundle, 0, this.delivery) };
   }
 
   /** For the control interface. */

@@ -50,6 +50,8 @@ export interface SimulatorOptions {
   previewsEnabled?: boolean;
   /** Serve both origins over TLS with this key and certificate (https: URLs). */
   tls?: { key: string | Buffer; cert: string | Buffer };
+  /** Serve the storage origin over TLS with this key and certificate (its links are https:), whatever `tls` says of the API. */
+  storageTls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export interface AgentJobSeed {

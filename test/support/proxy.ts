@@ -29,6 +29,8 @@ export interface TestProxyOptions {
   tls?: { key: string; cert: string };
   /** Refuse tunnels to some targets (`host:port`) with this status. */
   refuse?: (target: string) => number | undefined;
+  /** Names the proxy resolves itself, as its DNS would (`storage.example.com` -> `127.0.0.1`): tunnels only. */
+  hosts?: Record<string, string>;
 }
 
 /**
@@ -162,7 +164,8 @@ export class TestProxy {
     }
     const entry = this.entry(req, target, 200);
     const at = target.lastIndexOf(':');
-    const upstream = net.connect(Number(target.slice(at + 1)), target.slice(0, at).replace(/^\[|\]$/g, ''), () => {
+    const host = target.slice(0, at).replace(/^\[|\]$/g, '');
+    const upstream = net.connect(Number(target.slice(at + 1)), this.options.hosts?.[host] ?? host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       upstream.pipe(client);

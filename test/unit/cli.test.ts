@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { readStaticExport } from '../../src/core/deploy/values';
 import { Simulator } from '../simulator';
 import { collector } from './support/collector';
+import { storeCertificates, tlsStorage } from './support/tlsStore';
 
 const CLI = resolve(__dirname, '../../../dist/cli.js');
 const KEY = 'da_cli_test_key_7c21e9';
@@ -25,7 +26,8 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
 
   before(async () => {
     assert.ok(existsSync(CLI), `${CLI} is built by "node esbuild.mjs"`);
-    sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }, { key: RO_KEY, readOnly: true }] });
+    // The storage over TLS, as every real store is: downloads trust its CA with --ca-file.
+    sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }, { key: RO_KEY, readOnly: true }], ...tlsStorage() });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-cli-'));
   });
 
@@ -161,14 +163,14 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
 
   it('export download and extract: verified files, 2 for an existing file, 6 for a bad bundle', async () => {
     const id = completedExport();
-    const got = await cli(['export', 'download', id, '--out', 'site.tar.gz']);
+    const got = await cli(['export', 'download', id, '--out', 'site.tar.gz', '--ca-file', storeCertificates().caFile]);
     assert.equal(got.code, 0, got.stderr);
     assert.ok(readFileSync(join(dir, 'site.tar.gz')).equals(sim.defaultBundle()));
     for (const r of sim.requests.filter((q) => q.origin === 'storage')) assert.equal(r.headers.authorization, undefined);
-    const again = await cli(['export', 'download', id, '--out', 'site.tar.gz']);
+    const again = await cli(['export', 'download', id, '--out', 'site.tar.gz', '--ca-file', storeCertificates().caFile]);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /already exists/);
-    assert.equal((await cli(['export', 'download', id, '--out', 'site.tar.gz', '--force'])).code, 0);
+    assert.equal((await cli(['export', 'download', id, '--out', 'site.tar.gz', '--force', '--ca-file', storeCertificates().caFile])).code, 0);
 
     const extracted = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site', '--json']);
     assert.equal(extracted.code, 0, extracted.stderr);
@@ -186,7 +188,7 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
 
     sim.setBundleContent(Buffer.from('<!doctype html><title>Bad gateway</title>'));
     try {
-      const bad = await cli(['export', 'download', completedExport(), '--out', 'bad.tar.gz']);
+      const bad = await cli(['export', 'download', completedExport(), '--out', 'bad.tar.gz', '--ca-file', storeCertificates().caFile]);
       assert.equal(bad.code, 6, bad.stderr);
       assert.ok(!readdirSync(dir).some((f) => f.includes('bad.tar.gz')), 'nothing left');
     } finally {
@@ -243,7 +245,7 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     const runs = [
       ['export', 'bundle', id, '--verbose'],
       ['export', 'bundle', id, '--json', '--verbose'],
-      ['export', 'download', id, '--out', 'verbose.tar.gz', '--verbose'],
+      ['export', 'download', id, '--out', 'verbose.tar.gz', '--verbose', '--ca-file', storeCertificates().caFile],
       ['export', 'start', 'docs.acme.dev', '--verbose'],
       ['export', 'status', id, '--json', '--verbose'],
       ['publish', 'docs.acme.dev', '--values', 'verbose-values.yaml', '--json', '--verbose', '--rollout', `"${process.execPath}" -e "process.exit(0)"`],
@@ -255,7 +257,7 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     }
     const published = await cli(['publish', 'docs.acme.dev', '--values', 'verbose-values.yaml', '--json']);
     const url = (JSON.parse(published.stdout) as { bundle: { bundleUrl: string } }).bundle.bundleUrl;
-    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+\/bundle\.tar\.gz\?\[redacted\]$/, 'the signed link is in the values file, not in a CI log');
+    assert.match(url, /^https:\/\/127\.0\.0\.1:\d+\/bundles\/[^?]+\/bundle\.tar\.gz\?\[redacted\]$/, 'the signed link is in the values file, not in a CI log');
     assert.ok(String(readStaticExport(readFileSync(values, 'utf8'))?.bundleUrl?.value).includes('X-Amz-Signature='), 'the values file has the working link');
     for (const key of [undefined, 'da_wrong_cli_key_0000']) {
       const r = await cli(['agent', 'get', 'x', '--verbose'], key === undefined ? {} : { DOCS_ADMIN_API_KEY: key });

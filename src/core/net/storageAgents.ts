@@ -31,12 +31,6 @@ export interface StorageRoute {
   proxy: ProxyRoute | undefined;
   /** The `get` to make the request with: Node's own (not VS Code's patched one) for loopback. */
   get: typeof https.get;
-  /**
-   * Straight to the host, as Node's own `http` would go: no proxy, and `http` not taken over by
-   * the editor's proxy support (or a loopback host, which it leaves alone). A connection of our
-   * own may serve such a request.
-   */
-  direct: boolean;
 }
 
 /** The module as Node.js made it: VS Code's proxy support keeps a copy in `__vscodeOriginal` when it patches it. */
@@ -77,9 +71,8 @@ export class StorageAgents {
     const proxy = this.network.routeFor(url);
     const module = secure ? https : http;
     if (proxy === undefined) {
-      const loopback = isLoopbackHost(url.hostname);
-      const get = loopback ? unpatched(module).get : module.get;
-      return { agent: secure ? this.direct.https : this.direct.http, options, proxy, get, direct: loopback || unpatched(module) === module };
+      const get = isLoopbackHost(url.hostname) ? unpatched(module).get : module.get;
+      return { agent: secure ? this.direct.https : this.direct.http, options, proxy, get };
     }
     const key = `${secure ? 'tunnel' : 'forward'} ${proxy.url.href} ${proxy.authorization ?? ''}`;
     let agent = this.proxied.get(key);
@@ -88,7 +81,7 @@ export class StorageAgents {
       agent = secure ? new TunnelAgent(proxy.url.href, agentOptions) : new HttpProxyAgent(proxy.url.href, agentOptions);
       this.proxied.set(key, agent);
     }
-    return { agent, options, proxy, get: module.get, direct: false };
+    return { agent, options, proxy, get: module.get };
   }
 
   close(): void {

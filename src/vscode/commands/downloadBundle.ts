@@ -20,8 +20,9 @@ export function defaultBundleName(domain: string | undefined, jobId: string, now
   return `docs-${base}-${date}.tar.gz`;
 }
 
-/** "12.3 MB of 45.6 MB (27 %) · 4.1 MB/s" */
+/** "12.3 MB of 45.6 MB (27 %) · 4.1 MB/s"; once every byte is on disk, "checking the archive: 30 %". */
 export function describeProgress(p: DownloadProgress): string {
+  if (p.phase === 'check') return vscode.l10n.t('checking the archive: {0} %', Math.floor((p.checked / Math.max(1, p.received)) * 100));
   const speed = p.bytesPerSecond > 0 ? ` · ${vscode.l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : '';
   if (p.total === undefined || p.total === 0) return `${formatBytes(p.received)}${speed}`;
   return `${vscode.l10n.t('{0} of {1} ({2} %)', formatBytes(p.received), formatBytes(p.total), Math.floor((p.received / p.total) * 100))}${speed}`;
@@ -46,8 +47,9 @@ export interface DownloadArgs {
 }
 
 /**
- * Download Bundle: a save dialog, then a verified, resumable download with progress and
- * Cancel in a notification. The save dialog is where the user agrees to replace a file.
+ * Download Bundle: a save dialog, then a resumable download with progress and Cancel in a
+ * notification, saved only once the archive is read through to its end (see download.ts). The
+ * save dialog is where the user agrees to replace a file.
  */
 export function register(deps: Deps): vscode.Disposable[] {
   return [
@@ -75,7 +77,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const chosen = target;
       const config = readConfig();
       const network = deps.session.network;
-      const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download/download.js'), import('../../core/bundle/extract/verify.js')]);
+      const { downloadBundle } = await import('../../core/bundle/download/download.js');
       const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
         let shown = 0;
         return downloadBundle({
@@ -88,10 +90,7 @@ export function register(deps: Deps): vscode.Disposable[] {
           signal,
           log: deps.log,
           ...(network === undefined ? {} : { network }),
-          verify: async (path) => {
-            progress.report({ message: vscode.l10n.t('checking the archive…') });
-            await verifyArchive(path);
-          },
+          l10n: vscode.l10n.bundle,
           onProgress: (p) => {
             const percent = p.total === undefined || p.total === 0 ? undefined : (p.received / p.total) * 100;
             const increment = percent === undefined ? undefined : Math.max(0, percent - shown);
@@ -108,7 +107,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await deps.session.shelf?.update(job.id, { archive: chosen, archiveBytes: result.bytes, downloadedAt: Date.now() });
       const extract = vscode.l10n.t('Extract…');
       const reveal = vscode.l10n.t('Reveal');
-      void deps.messages.info(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
+      void deps.messages.info(vscode.l10n.t('Bundle saved and checked: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
         if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
       });

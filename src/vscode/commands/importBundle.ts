@@ -46,7 +46,21 @@ export function register(deps: Deps): vscode.Disposable[] {
         if (file === undefined) return undefined;
       }
       const { verifyArchive } = await import('../../core/bundle/extract/verify.js');
-      await verifyArchive(file);
+      const chosen = file;
+      // Read through to its end: a bundle carried in on a stick is imported only when it is whole.
+      const checked = await withCancellableProgress(vscode.l10n.t('Checking the bundle {0}', basename(chosen)), async (progress, signal) => {
+        let shown = 0;
+        return verifyArchive(chosen, {
+          signal,
+          l10n: vscode.l10n.bundle,
+          onProgress: (bytes, total) => {
+            const percent = (bytes / Math.max(1, total)) * 100;
+            progress.report({ increment: Math.max(0, percent - shown) });
+            shown = percent;
+          },
+        });
+      });
+      if (checked === undefined) return undefined;
       const uri = args.uri ?? (await chooseValuesFile(deps, false));
       if (uri === undefined) return undefined;
       const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);

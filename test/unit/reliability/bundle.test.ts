@@ -25,6 +25,7 @@ import { IN_NAMESPACE, mountSmallDisk, runInNamespace, smallDiskMode, type Names
 import { AdminApiClient } from '../../../src/core/api/client';
 import { collector } from '../support/collector';
 import { recordingLogger } from '../support/logger';
+import { storeCertificates, tarGzOf, tlsStorage, trustingNetwork } from '../support/tlsStore';
 import { UnsafeArchiveError, type UnsafeArchiveReason } from '../../../src/core/bundle/extract/archivePaths';
 
 const MiB = 1024 * 1024;
@@ -228,26 +229,29 @@ describe('reliability: bundles @bundles', function () {
     });
   });
 
-  describe('a corrupt gzip is refused, through Extract and through the download check', () => {
+  describe('a corrupt gzip is refused, through Extract and through the archive check of Download and Import', () => {
     let good: Buffer;
+    let tar: Buffer;
     before(() => {
-      // Big enough that the damage sits past what the download check reads.
+      // Big enough that the damage sits well past the first tar header.
       const files = Array.from({ length: 40 }, (_, i) => ({ name: `page-${i}.html`, data: randomBytes(8_000).toString('base64') }));
-      good = gzipSync(rawTar(files));
+      tar = rawTar(files);
+      good = gzipSync(tar);
     });
 
-    const damaged: { title: string; make: (good: Buffer) => Buffer; downloadCheck: 'refused' | 'passes' }[] = [
-      { title: 'a bad CRC in the trailer', make: (g) => flip(g, g.length - 8), downloadCheck: 'passes' },
-      { title: 'a wrong length (ISIZE) in the trailer', make: (g) => flip(g, g.length - 2), downloadCheck: 'passes' },
-      { title: 'cut short inside the gzip header', make: (g) => g.subarray(0, 6), downloadCheck: 'refused' },
-      { title: 'cut short after the first kilobyte', make: (g) => g.subarray(0, 1024), downloadCheck: 'passes' },
-      { title: 'cut short inside the first tar header', make: (g) => g.subarray(0, 40), downloadCheck: 'refused' },
-      { title: 'cut short in the middle', make: (g) => g.subarray(0, Math.floor(g.length / 2)), downloadCheck: 'passes' },
-      { title: 'cut short inside the trailer', make: (g) => g.subarray(0, g.length - 3), downloadCheck: 'passes' },
-      { title: 'garbage right after the gzip header', make: (g) => Buffer.concat([g.subarray(0, 10), randomBytes(g.length - 10)]), downloadCheck: 'refused' },
-      { title: 'an unknown compression method in the header', make: (g) => Buffer.concat([g.subarray(0, 2), Buffer.from([0x07]), g.subarray(3)]), downloadCheck: 'refused' },
-      { title: 'garbage after the end of the gzip stream', make: (g) => Buffer.concat([g, Buffer.from('<html>garbage</html>')]), downloadCheck: 'passes' },
-      { title: 'damaged compressed data in the middle', make: (g) => fill(g, Math.floor(g.length * 0.6), 64, 0xff), downloadCheck: 'passes' },
+    const damaged: { title: string; make: (good: Buffer) => Buffer }[] = [
+      { title: 'a bad CRC in the trailer', make: (g) => flip(g, g.length - 8) },
+      { title: 'a wrong length (ISIZE) in the trailer', make: (g) => flip(g, g.length - 2) },
+      { title: 'cut short inside the gzip header', make: (g) => g.subarray(0, 6) },
+      { title: 'cut short after the first kilobyte', make: (g) => g.subarray(0, 1024) },
+      { title: 'cut short inside the first tar header', make: (g) => g.subarray(0, 40) },
+      { title: 'cut short in the middle', make: (g) => g.subarray(0, Math.floor(g.length / 2)) },
+      { title: 'cut short inside the trailer', make: (g) => g.subarray(0, g.length - 3) },
+      { title: 'garbage right after the gzip header', make: (g) => Buffer.concat([g.subarray(0, 10), randomBytes(g.length - 10)]) },
+      { title: 'an unknown compression method in the header', make: (g) => Buffer.concat([g.subarray(0, 2), Buffer.from([0x07]), g.subarray(3)]) },
+      { title: 'garbage after the end of the gzip stream', make: (g) => Buffer.concat([g, Buffer.from('<html>garbage</html>')]) },
+      { title: 'damaged compressed data in the middle', make: (g) => fill(g, Math.floor(g.length * 0.6), 64, 0xff) },
+      { title: 'a whole gzip whose tar stops before its end-of-archive marker', make: () => gzipSync(tar.subarray(0, tar.length - 1024)) },
     ];
 
     for (const c of damaged) {
@@ -258,7 +262,7 @@ describe('reliability: bundles @bundles', function () {
       });
     }
 
-    it('the download check refuses what it can see at the start, and leaves the rest to Extract', async () => {
+    it('the archive check (Download, Import) refuses every one: it reads the archive through to its end', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-verify-'));
       try {
         const outcomes: string[] = [];
@@ -268,15 +272,33 @@ describe('reliability: bundles @bundles', function () {
           const error = await verifyArchive(path).then(() => undefined, (e: unknown) => (e instanceof Error ? e : new Error(String(e))));
           if (error !== undefined) {
             assert.ok(error instanceof UnsafeArchiveError && error.reason === 'corrupt', error.message);
-            assert.match(error.message, /does not open.*download it again/i);
+            assert.match(error.message, /The bundle file is damaged or incomplete \(.+\)\. Copy it again from where it was made, or download it again\./);
           }
           outcomes.push(`${c.title}: ${error === undefined ? 'passes' : 'refused'}`);
         }
-        assert.deepEqual(outcomes, damaged.map((c) => `${c.title}: ${c.downloadCheck}`));
+        assert.deepEqual(outcomes, damaged.map((c) => `${c.title}: refused`));
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
     });
+  });
+
+  it('a zip whose stored entry has one byte changed (sizes and directory intact): Extract and the archive check refuse it, naming the entry', async () => {
+    const photo = randomBytes(60_000);
+    const good = zip([{ name: 'index.html', data: '<title>Docs</title>', deflate: true }, { name: 'img/photo.jpg', data: photo }]);
+    const changed = flip(good, good.indexOf(photo) + 30_000);
+    const error = await refusedBothWays('bundle.zip', changed);
+    expectRefusal(error, 'corrupt');
+    assert.match((error as Error).message, /img\/photo\.jpg does not match its CRC-32/);
+    const dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-zipcrc-'));
+    try {
+      await writeFile(join(dir, 'bundle.zip'), changed);
+      const checked = await rejection(verifyArchive(join(dir, 'bundle.zip')));
+      expectRefusal(checked, 'corrupt');
+      assert.match((checked as Error).message, /img\/photo\.jpg does not match its CRC-32/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   describe('an HTML or S3 XML error page saved as the bundle', () => {
@@ -304,7 +326,7 @@ describe('reliability: bundles @bundles', function () {
       let jobId: string;
 
       beforeEach(async () => {
-        sim = await Simulator.start();
+        sim = await Simulator.start(tlsStorage());
         client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, log: recordingLogger('client') });
         dir = await mkdtemp(join(tmpdir(), 'docs-admin-rel-download-'));
         jobId = String(sim.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
@@ -323,7 +345,7 @@ describe('reliability: bundles @bundles', function () {
           sim.setBundleContent(Buffer.from(p.body));
           const links = new BundleLinks((id, o) => client.generateBundle(id, o));
           const error = await rejection(
-            downloadBundle({ target, replace: true, link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), verify: verifyArchive, sleep: () => Promise.resolve() }),
+            downloadBundle({ target, replace: true, link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), network: trustingNetwork(), sleep: () => Promise.resolve() }),
           );
           expectRefusal(error, 'notAnArchive');
           assert.match((error as Error).message, p.says);
@@ -414,7 +436,7 @@ describe(`${DISK_TITLE} @bundles`, function () {
       let jobId: string;
 
       beforeEach(async () => {
-        sim = await Simulator.start();
+        sim = await Simulator.start(tlsStorage());
         client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => sim.key, log: recordingLogger('client') });
         jobId = String(sim.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
       });
@@ -426,7 +448,7 @@ describe(`${DISK_TITLE} @bundles`, function () {
 
       function options(over: Partial<DownloadOptions> = {}): DownloadOptions {
         const links = new BundleLinks((id, o) => client.generateBundle(id, o));
-        return { target: join(small().dir, 'docs.tar.gz'), link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), sleep: () => Promise.resolve(), ...over };
+        return { target: join(small().dir, 'docs.tar.gz'), link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (l) => links.timeLeft(l), network: trustingNetwork(), sleep: () => Promise.resolve(), ...over };
       }
 
       function storageWrites(): number {
@@ -434,7 +456,7 @@ describe(`${DISK_TITLE} @bundles`, function () {
       }
 
       diskCase('a bundle larger than the free space (sizeBytes): refused before writing, saying how much is needed', async () => {
-        sim.setBundleContent(randomBytes(6 * MiB));
+        sim.setBundleContent(tarGzOf(6 * MiB));
         let progressed = 0;
         const error = await rejection(downloadBundle(options({ onProgress: (p) => (progressed = p.received) })));
         assert.ok(error instanceof BundleDownloadError && error.reason === 'disk', String(error));
@@ -445,7 +467,7 @@ describe(`${DISK_TITLE} @bundles`, function () {
       });
 
       diskCase('a bundle larger than the free space, known only from Content-Length', async () => {
-        sim.setBundleContent(randomBytes(6 * MiB));
+        sim.setBundleContent(tarGzOf(6 * MiB));
         const links = new BundleLinks((id, o) => client.generateBundle(id, o));
         const unsized = async (): Promise<IssuedLink> => {
           const issued = await links.fresh(jobId, 60_000);
@@ -460,7 +482,7 @@ describe(`${DISK_TITLE} @bundles`, function () {
 
       diskCase('the disk fills up while the bundle downloads: ENOSPC, no temporary file, the old bundle kept', async () => {
         await writeFile(join(small().dir, 'docs.tar.gz'), 'the old bundle');
-        sim.setBundleContent(randomBytes(3 * MiB));
+        sim.setBundleContent(tarGzOf(3 * MiB));
         let filled = false;
         // The CLI runs in plain Node, where an unhandled rejection ends the process: there must be none.
         const unhandled: unknown[] = [];
@@ -489,8 +511,8 @@ describe(`${DISK_TITLE} @bundles`, function () {
       });
 
       diskCase('CLI: export download onto a full disk exits 2 with one line, and saves nothing', async () => {
-        sim.setBundleContent(randomBytes(6 * MiB));
-        const run = await cli(['export', 'download', jobId, '--out', join(small().dir, 'docs.tar.gz')], { DOCS_ADMIN_API_KEY: sim.key, DOCS_ADMIN_BASE_URL: sim.baseUrl, DOCS_ADMIN_PROJECT_ID: sim.projectId });
+        sim.setBundleContent(tarGzOf(6 * MiB));
+        const run = await cli(['export', 'download', jobId, '--out', join(small().dir, 'docs.tar.gz'), '--ca-file', storeCertificates().caFile], { DOCS_ADMIN_API_KEY: sim.key, DOCS_ADMIN_BASE_URL: sim.baseUrl, DOCS_ADMIN_PROJECT_ID: sim.projectId });
         assert.equal(run.code, 2, run.stderr);
         assert.match(run.stderr, /^docs-admin: The bundle is 6\.0 MB, but only .* free/);
         assert.equal(run.stderr.trim().split('\n').length, 1);

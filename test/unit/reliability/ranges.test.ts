@@ -1,12 +1,12 @@
 /**
- * Reliability matrix, the download in byte ranges (several connections at once): one range
- * truncated, one range's connection reset, the link expiring between ranges, a store that
- * ignores `Range`, a range that fails for good, a cancel. Each case asserts what the user gets
- * (the bundle byte for byte, or a typed error saying what to do) and what is left (the file
- * at the target, or nothing: no temporary file).
+ * Reliability matrix, the download in byte ranges (several connections at once), from a store
+ * over TLS as every real one is: one range truncated, one range's connection reset, the link
+ * expiring between ranges, a store that ignores `Range`, a range that fails for good, a cancel,
+ * a byte flipped in one range. Each case asserts what the user gets (the bundle byte for byte,
+ * or a typed error saying what to do) and what is left (the file at the target, or nothing: no
+ * temporary file).
  */
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,8 @@ import { splitRanges } from '../../../src/core/bundle/download/ranged';
 import { BundleLinks } from '../../../src/core/bundle/links/linkCache';
 import { Simulator } from '../../simulator';
 import { recordingLogger } from '../support/logger';
+import { tarGzOf, tlsStorage, trustingNetwork } from '../support/tlsStore';
+import { UnsafeArchiveError } from '../../../src/core/bundle/extract/archivePaths';
 
 const KEY = 'da_test_ranges_key_7d2e';
 const MiB = 1024 * 1024;
@@ -33,10 +35,10 @@ describe('reliability: the download in byte ranges @ranges', function () {
 
   beforeEach(async () => {
     log.lines.length = 0;
-    sim = await Simulator.start({ keys: [{ key: KEY }], linkTtlSeconds: 3600 });
+    sim = await Simulator.start({ keys: [{ key: KEY }], linkTtlSeconds: 3600, ...tlsStorage() });
     client = new AdminApiClient({ baseUrl: sim.baseUrl, projectId: sim.projectId, getKey: () => KEY, log });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ranges-'));
-    content = randomBytes(4 * MiB + 17);
+    content = tarGzOf(4 * MiB + 17);
     sim.setBundleContent(content);
     jobId = String(sim.addExportJob({ queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
   });
@@ -55,6 +57,7 @@ describe('reliability: the download in byte ranges @ranges', function () {
       regenerate: () => links.regenerate(jobId),
       timeLeft: (link) => links.timeLeft(link),
       log,
+      network: trustingNetwork(),
       sleep: () => Promise.resolve(),
       connections: 4,
       parallelFromBytes: MiB,
@@ -181,6 +184,14 @@ describe('reliability: the download in byte ranges @ranges', function () {
     assert.ok(error instanceof AbortedError, String(error));
     assert.deepEqual(left(), []);
     await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(left(), []);
+  });
+
+  it('a store that flips one byte in one range, the length right: refused as damaged, the other ranges stopped, nothing is left', async () => {
+    sim.setStorageDelivery({ flipByteAt: (splitRanges(content.length, 4)[2]?.start ?? 0) + 1000 });
+    const error = await failure(downloadBundle(options()));
+    assert.ok(error instanceof UnsafeArchiveError && error.reason === 'corrupt', String(error));
+    assert.match(error.message, /^The downloaded bundle is damaged or incomplete \(.+\): its bytes are not the archive the export made\. Nothing was saved\. Download it again; if it happens again, the stored bundle itself is damaged: start a new export\.$/);
     assert.deepEqual(left(), []);
   });
 

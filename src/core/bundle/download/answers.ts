@@ -5,6 +5,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { sentences, type Translator } from '../../l10n';
+import { failureMessage, type NetFailure } from '../../net/failure';
+import type { Network } from '../../net/network';
 import { redactSecrets } from '../../redact';
 import { BundleDownloadError } from './errors';
 
@@ -14,8 +16,11 @@ import { BundleDownloadError } from './errors';
  */
 export type Why = (l10n: Translator) => string;
 
-/** What one request added, and what to do next. */
-export type Step = { done: true } | { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: Why };
+/** A request that did not finish the download, and what to do next. */
+export type Retry = { done: false; next: 'resume' | 'restart' | 'regenerate' | 'retry'; why: Why };
+
+/** What one request added, and what to do next; `K` is what a finished download is known by. */
+export type Step<K = undefined> = ({ done: true } & (K extends undefined ? unknown : { kind: K })) | Retry;
 
 const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
 
@@ -30,7 +35,7 @@ export function contentRange(header: string | undefined): { start: number; end: 
  * An error answer of the store (not 2xx, not 416, not 407): an expired link (by its words, or
  * by the clock when `left` says it ran out), a passing failure to retry, or an error to throw.
  */
-export function refusalStep(status: number, text: string, left: number | undefined): Step {
+export function refusalStep(status: number, text: string, left: number | undefined): Retry {
   const storeCode = /<Code>([^<]+)<\/Code>/.exec(text)?.[1];
   const storeMessage = /<Message>([^<]+)<\/Message>/.exec(text)?.[1];
   if ((status === 403 || status === 400) && (EXPIRED_TEXT.test(text) || (left !== undefined && left <= 0))) {
@@ -52,4 +57,14 @@ export function describe(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return redactSecrets(typeof code === 'string' ? `${code}: ${message}` : message);
+}
+
+/**
+ * A certificate that is not trusted, a proxy that wants credentials, refuses the tunnel or
+ * cannot be reached: the settings most likely need a change, so no retries; says which.
+ */
+export function throwIfSettingsProblem(network: Network, failure: NetFailure | undefined, url: URL, cause: unknown): void {
+  if (failure === undefined) return;
+  const message = failureMessage(failure, { host: url.host, proxy: network.routeFor(url), hints: network.hints, noProxyHint: network.noProxyHint });
+  throw new BundleDownloadError('network', sentences(l10n.t('The bundle download failed.'), message), { ...(failure.kind === 'proxyAuth' ? { status: 407 } : {}), cause });
 }

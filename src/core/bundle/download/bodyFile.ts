@@ -71,14 +71,26 @@ export class WriteQueue {
 /** The storage sent more bytes than the range asked for (they were not written). */
 export const PAST_RANGE = 'EPASTRANGE';
 
+/** What a body's writer tells as it goes: bytes taken in, and how far its bytes are on disk without a gap. */
+export interface BodyEvents {
+  taken(bytes: number): void;
+  /** Every byte from the body's start up to `end` (a file offset) is written. */
+  written?(end: number): void;
+  /** Called every 2 MiB taken in: a minor garbage collection, when the caller has one (DownloadOptions.collectGarbage). */
+  collectGarbage?: (() => void) | undefined;
+}
+
+/** Bytes taken in between two calls of `collectGarbage`. */
+const COLLECT_EVERY = 2 * 1024 * 1024;
+
 /**
  * Streams a body into `path` from `start`. What arrived before a drop is written too (it is
  * good for a resume). If a write fails, the file is cut back to the blocks before it, so that
  * it never holds a gap that a resume would take for data. Resolves with the error that ended it
  * early, if any. `write` is the block writer (tests give one that fails on cue).
  */
-export function writeBody(body: StorageResponse, path: string, start: number, onChunk: (bytes: number) => void, write = writeAll): Promise<unknown> {
-  return writeBlocks(body, path, start, onChunk, new WriteQueue(write), undefined).then((r) => r.failure);
+export function writeBody(body: StorageResponse, path: string, start: number, events: BodyEvents, write = writeAll): Promise<unknown> {
+  return writeBlocks(body, path, start, events, new WriteQueue(write), undefined).then((r) => r.failure);
 }
 
 /**
@@ -88,11 +100,11 @@ export function writeBody(body: StorageResponse, path: string, start: number, on
  * disk end, without a gap: the resume point. A write that fails is not cut back (the other
  * ranges' bytes are in the same file).
  */
-export function writeRange(body: StorageResponse, path: string, start: number, length: number, onChunk: (bytes: number) => void, queue: WriteQueue): Promise<{ failure: unknown; end: number }> {
-  return writeBlocks(body, path, start, onChunk, queue, length);
+export function writeRange(body: StorageResponse, path: string, start: number, length: number, events: BodyEvents, queue: WriteQueue): Promise<{ failure: unknown; end: number }> {
+  return writeBlocks(body, path, start, events, queue, length);
 }
 
-function writeBlocks(body: StorageResponse, path: string, start: number, onChunk: (bytes: number) => void, queue: WriteQueue, limit: number | undefined): Promise<{ failure: unknown; end: number }> {
+function writeBlocks(body: StorageResponse, path: string, start: number, events: BodyEvents, queue: WriteQueue, limit: number | undefined): Promise<{ failure: unknown; end: number }> {
   return new Promise((resolve) => {
     let fd: number | undefined;
     /** Where the next block goes. */
@@ -110,6 +122,7 @@ function writeBlocks(body: StorageResponse, path: string, start: number, onChunk
     let cutAt: number | undefined;
     /** Bytes taken from the body, for the limit. */
     let taken = 0;
+    let sinceCollect = 0;
     const settle = (): void => {
       if (settled || inFlight > 0 || !ended) return;
       settled = true;
@@ -142,6 +155,8 @@ function writeBlocks(body: StorageResponse, path: string, start: number, onChunk
           body.destroy();
           return settle();
         }
+        // Not written when an earlier block failed (it was skipped); the queue keeps each body's blocks in order.
+        if (cutAt === undefined) events.written?.(at + length);
         if (ended) {
           flush();
           return settle();
@@ -173,7 +188,12 @@ function writeBlocks(body: StorageResponse, path: string, start: number, onChunk
         at += n;
         if (fill === WRITE_BLOCK) flush();
       }
-      onChunk(chunk.length);
+      events.taken(chunk.length);
+      sinceCollect += chunk.length;
+      if (events.collectGarbage !== undefined && sinceCollect >= COLLECT_EVERY) {
+        sinceCollect = 0;
+        events.collectGarbage();
+      }
       if (failure !== undefined) {
         body.destroy();
         return stop(undefined);

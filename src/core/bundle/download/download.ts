@@ -1,35 +1,41 @@
 /**
- * A verified, resumable bundle download.
+ * A verified, resumable bundle download. Bytes stream to a temporary file beside the target and
+ * are renamed into place only when the whole file came and its content is proven: its size is
+ * the one declared (`sizeBytes`, `Content-Length`, `Content-Range`), and the archive was read
+ * through to its end (checkThread.ts: every gzip member's CRC-32 and length, the tar's
+ * end-of-archive marker; a zip's directory and every entry's CRC-32), following the file as its
+ * bytes reach the disk. Without a declared size, a connection that closes is the end only if the
+ * archive checks out. Never a partial or unproven file at the target, and an existing file is
+ * replaced only when the caller says the user agreed.
  *
- * Bytes stream to a temporary file beside the target and are renamed into place only when the
- * whole file came and checked out: never a partial file at the target, and an existing file is
- * replaced only when the caller says the user agreed. A dropped connection resumes with
- * `Range`; a link that expired meanwhile is regenerated and the download resumes; a server
- * that ignores `Range` restarts the file cleanly. A large bundle comes in several byte ranges
- * at once (`ranged.ts`), each resumed on its own, checked and renamed into place the same way.
- * No `Authorization` header ever goes to the link's host. Cancelling at any point removes the
- * temporary file.
+ * A dropped connection resumes with `Range`; a link that expired meanwhile is regenerated and
+ * the download resumes; a server that ignores `Range` restarts the file cleanly. A large bundle
+ * comes in several byte ranges at once (`ranged.ts`). No `Authorization` header ever goes to the
+ * link's host. Cancelling at any point removes the temporary file.
  */
 import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { access, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { abortableSleep, AbortedError } from '../../abort';
-import { english, sentences } from '../../l10n';
+import { english } from '../../l10n';
 import { checkOpenableLink } from '../../links';
 import type { Logger } from '../../log';
 import { silentLogger } from '../../log';
 import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
-import { BundleDownloadError, ExpiredLinkError } from './errors';
+import type { ArchiveKind } from '../extract/archivePaths';
+import { CheckFailure, checkError, CheckThread } from '../extract/checkThread';
 import type { IssuedLink } from '../links/linkCache';
-import { classifyFailure, failureMessage, type NetFailure } from '../../net/failure';
+import { BundleDownloadError } from './errors';
+import { LinkSupply } from './linkSupply';
+import { classifyFailure } from '../../net/failure';
 import { directNetwork, type Network } from '../../net/network';
-import { contentRange, describe, refusalStep, type Step, type Why } from './answers';
+import { contentRange, describe, refusalStep, throwIfSettingsProblem, type Step } from './answers';
 import { fetchRanges, type RangeHost } from './ranged';
 import { writeBody } from './bodyFile';
+import { ProgressReport } from './progress';
 import type { StorageResponse } from './response';
 import { discard, firstHeader, readSmall, StorageClient } from './storage';
-
 import { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES, type DownloadOptions, type DownloadResult } from './options';
 
 export type { DownloadOptions, DownloadProgress, DownloadResult } from './options';
@@ -44,27 +50,48 @@ class Download {
   private readonly storage: StorageClient;
   private readonly network: Network;
   private readonly temp: string;
-  private readonly now: () => number;
+  /** Aborted by the user's signal, or by the archive check failing before the last byte. */
+  private readonly stop = new AbortController();
+  private readonly signal: AbortSignal;
+  private readonly check: CheckThread;
+  private readonly progress: ProgressReport;
   private received = 0;
   private total: number | undefined;
   private etag: string | undefined;
-  private link: IssuedLink | undefined;
-  private renewing: Promise<IssuedLink> | undefined;
-  private readonly result: DownloadResult;
-  private speed = { at: 0, bytes: 0, rate: 0, reported: 0 };
+  private readonly links: LinkSupply;
+  /** Without a declared size: the check found the archive cut short where the connection closed. */
+  private cutShort: CheckFailure | undefined;
+  private readonly result: Omit<DownloadResult, 'kind'>;
 
   constructor(private readonly o: DownloadOptions) {
     this.log = o.log ?? silentLogger;
-    this.now = o.now ?? Date.now;
     this.network = o.network ?? directNetwork();
-    this.storage = this.storageClient(o.signal);
+    this.signal = o.signal === undefined ? this.stop.signal : AbortSignal.any([o.signal, this.stop.signal]);
+    this.storage = this.storageClient(this.signal);
     this.temp = join(dirname(o.target), `.${basename(o.target)}.${randomBytes(4).toString('hex')}.part`);
     this.result = { path: o.target, bytes: 0, requests: 0, resumes: 0, restarts: 0, regenerations: 0 };
+    this.progress = new ProgressReport(o.now ?? Date.now, o.onProgress);
+    this.links = new LinkSupply({ link: o.link, regenerate: o.regenerate, timeLeft: o.timeLeft, maxRegenerations: o.maxRegenerations ?? 3, log: this.log, counts: this.result });
+    this.check = new CheckThread({
+      path: this.temp,
+      subject: 'download',
+      workerScript: o.workerScript,
+      l10n: o.l10n,
+      here: o.checkHere,
+      onProgress: (bytes) => {
+        this.progress.checked = bytes;
+        this.progress.tell(false);
+      },
+      // A damaged archive ends the download at once: its other bytes cannot mend it.
+      onFailure: (failure) => {
+        if (!failure.truncated) this.stop.abort(failure);
+      },
+    });
   }
 
-  private storageClient(signal: AbortSignal | undefined): StorageClient {
+  private storageClient(signal: AbortSignal): StorageClient {
     const { o } = this;
-    return new StorageClient({ network: this.network, ...(signal === undefined ? {} : { signal }), connectTimeoutMs: o.connectTimeoutMs ?? 15_000, idleTimeoutMs: o.idleTimeoutMs ?? 30_000, log: this.log });
+    return new StorageClient({ network: this.network, signal, connectTimeoutMs: o.connectTimeoutMs ?? 15_000, headTimeoutMs: o.headTimeoutMs ?? 30_000, idleTimeoutMs: o.idleTimeoutMs ?? 30_000, log: this.log });
   }
 
   async run(): Promise<DownloadResult> {
@@ -72,8 +99,7 @@ class Download {
       if (!this.o.replace && (await exists(this.o.target))) {
         throw new BundleDownloadError('exists', l10n.t('{0} already exists. Choose another name, or agree to replace it.', this.o.target));
       }
-      await this.fetch();
-      await this.o.verify?.(this.temp);
+      const kind = await this.fetch();
       this.abortIfAsked();
       if (!this.o.replace && (await exists(this.o.target))) {
         throw new BundleDownloadError('exists', l10n.t('{0} appeared while the bundle was downloading; it was left as it is. Choose another name.', this.o.target));
@@ -82,67 +108,59 @@ class Download {
         throw downloadDiskError(error, dirname(this.o.target)) ?? error;
       });
       this.result.bytes = this.received;
-      this.log.info(`Bundle saved to ${this.o.target} (${this.received} bytes, ${this.result.requests} request(s), ${this.result.resumes} resume(s), ${this.result.restarts} restart(s), ${this.result.regenerations} new link(s)).`);
-      return this.result;
+      this.log.info(`Bundle saved to ${this.o.target} (${this.received} bytes, its ${kind} read through to its end; ${this.result.requests} request(s), ${this.result.resumes} resume(s), ${this.result.restarts} restart(s), ${this.result.regenerations} new link(s)).`);
+      return { ...this.result, kind };
     } catch (error) {
+      // The check stops first: nothing reads the file once it is removed.
+      await this.check.close();
       await rm(this.temp, { force: true }).catch(() => undefined);
       if (this.o.signal?.aborted) throw new AbortedError();
-      throw error;
+      if (this.stop.signal.aborted) throw checkError(this.stop.signal.reason);
+      throw error instanceof CheckFailure ? checkError(error) : error;
     } finally {
+      await this.check.close();
       this.storage.close();
     }
   }
 
   private abortIfAsked(): void {
     if (this.o.signal?.aborted) throw new AbortedError();
+    if (this.stop.signal.aborted) throw checkError(this.stop.signal.reason);
   }
 
-  private async currentLink(): Promise<IssuedLink> {
-    if (this.link === undefined) {
-      const first = await this.o.link();
-      const left = this.o.timeLeft(first);
-      this.link = left !== undefined && left < 5_000 ? await this.newLink((l10n) => l10n.t('the link had expired before the download began')) : first;
-    }
-    return this.link;
-  }
-
-  private async newLink(why: Why): Promise<IssuedLink> {
-    const limit = this.o.maxRegenerations ?? 3;
-    if (this.result.regenerations >= limit) throw new ExpiredLinkError(why(l10n));
-    this.result.regenerations++;
-    this.log.info(`Generating a new bundle link: ${why(english)}.`);
-    this.link = await this.o.regenerate();
-    return this.link;
-  }
-
-  /**
-   * A new link for a request that found `stale` expired: one for all the ranges that find it at
-   * about the same time, and none when another range already got one.
-   */
-  private renew(stale: IssuedLink, why: Why): Promise<IssuedLink> {
-    if (this.link !== undefined && this.link !== stale) return Promise.resolve(this.link);
-    this.renewing ??= this.newLink(why).finally(() => {
-      this.renewing = undefined;
-    });
-    return this.renewing;
-  }
-
-  /** In ranges when the bundle is large and the store answers them; on one stream otherwise. */
-  private async fetch(): Promise<void> {
+  /** In ranges when the bundle is large and the store answers them; on one stream otherwise. Ends with the archive read through. */
+  private async fetch(): Promise<ArchiveKind> {
     const connections = Math.max(1, Math.floor(this.o.connections ?? DEFAULT_CONNECTIONS));
-    const size = (await this.currentLink()).bundle.sizeBytes;
+    const size = (await this.links.current()).bundle.sizeBytes;
     if (connections > 1 && size !== undefined && size > 0 && size >= (this.o.parallelFromBytes ?? PARALLEL_FROM_BYTES)) {
       const outcome = await fetchRanges(this.rangeHost(size, connections));
       if (outcome === 'done') {
         this.total = size;
-        return;
+        return this.verified();
       }
       this.log.info(`Bundle download: ${outcome(english)}; starting over on one connection.`);
       this.result.restarts++;
-      this.received = 0;
-      this.etag = undefined;
+      this.startOver();
     }
-    await this.fetchAll();
+    return this.fetchAll();
+  }
+
+  /** The file starts over from its first byte, and so does the check. */
+  private startOver(): void {
+    this.received = 0;
+    this.etag = undefined;
+    this.cutShort = undefined;
+    this.check.restart();
+  }
+
+  /** Every byte is on disk: the archive's kind once the check has read it through (it may still be catching up). */
+  private async verified(): Promise<ArchiveKind> {
+    this.progress.enter('check');
+    const lastByte = Date.now();
+    const kind = await this.check.finish(this.received);
+    this.log.debug(`Bundle download: every byte on disk; the archive check was through ${Date.now() - lastByte} ms later.`);
+    this.progress.checkedAll();
+    return kind;
   }
 
   private rangeHost(total: number, connections: number): RangeHost {
@@ -156,52 +174,55 @@ class Download {
       log: this.log,
       maxStalled: o.maxStalledAttempts ?? 5,
       sleep: o.sleep ?? abortableSleep,
-      ...(o.signal === undefined ? {} : { signal: o.signal }),
+      ensureRoom: o.ensureRoom ?? ensureRoomForDownload,
+      signal: this.signal,
       storage: (signal) => this.storageClient(signal),
-      link: () => this.currentLink(),
-      renew: (stale, why) => this.renew(stale, why),
+      link: () => this.links.current(),
+      renew: (stale, why) => this.links.renew(stale, why),
       timeLeft: (link) => o.timeLeft(link),
-      failed: (error, url) => this.throwIfSettingsProblem(classifyFailure(error, this.network.routeFor(url) !== undefined), url, error),
-      proxyAuth: (url) => this.throwIfSettingsProblem({ kind: 'proxyAuth' }, url, undefined),
+      network: this.network,
       received: (bytes) => {
-        this.total = total;
-        this.received = bytes;
-        this.report(bytes === total);
+        [this.total, this.received, this.progress.total, this.progress.received] = [total, bytes, total, bytes];
+        this.progress.tell(bytes === total);
       },
+      whole: (bytes) => this.check.advance(bytes),
+      collectGarbage: o.collectGarbage,
     };
   }
 
-  private async fetchAll(): Promise<void> {
+  private async fetchAll(): Promise<ArchiveKind> {
     const maxStalled = this.o.maxStalledAttempts ?? 5;
     const sleep = this.o.sleep ?? abortableSleep;
     let stalled = 0;
     for (;;) {
       this.abortIfAsked();
       const before = this.received;
-      const link = await this.currentLink();
+      const link = await this.links.current();
       const step = await this.attempt(link);
-      if (step.done) return;
+      if (step.done) return step.kind;
       this.log.info(`Bundle download: ${step.why(english)}; ${step.next === 'regenerate' ? 'getting a new link' : step.next} at byte ${step.next === 'restart' ? 0 : this.received}.`);
       if (step.next === 'regenerate') {
-        await this.newLink(step.why);
+        await this.links.fresh(step.why);
         continue;
       }
       if (step.next === 'restart') {
         this.result.restarts++;
-        this.received = 0;
-        this.etag = undefined;
+        this.startOver();
       }
       stalled = this.received > before ? 0 : stalled + 1;
       if (stalled >= maxStalled) {
         throw new BundleDownloadError('network', l10n.t('The bundle download failed {0} times in a row without progress ({1}). Check your connection, then download again.', stalled, step.why(l10n)));
       }
       if (step.next === 'resume') this.result.resumes++;
-      await sleep(Math.min(5_000, 250 * 2 ** stalled), this.o.signal);
+      await sleep(Math.min(5_000, 250 * 2 ** stalled), this.signal).catch((error: unknown) => {
+        this.abortIfAsked();
+        throw error;
+      });
     }
   }
 
   /** One GET of what is still missing. */
-  private async attempt(link: IssuedLink): Promise<Step> {
+  private async attempt(link: IssuedLink): Promise<Step<ArchiveKind>> {
     const verdict = checkOpenableLink(link.bundle.bundleUrl);
     if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The bundle link was not fetched: {0}.', verdict.reason));
     const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity' };
@@ -216,33 +237,24 @@ class Download {
     } catch (error) {
       this.abortIfAsked();
       if (error instanceof BundleDownloadError) throw error;
-      this.throwIfSettingsProblem(classifyFailure(error, this.network.routeFor(verdict.url) !== undefined), verdict.url, error);
+      throwIfSettingsProblem(this.network, classifyFailure(error, this.network.routeFor(verdict.url) !== undefined), verdict.url, error);
       return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
     }
     const status = res.statusCode;
     if (status === 407) {
       discard(res);
-      this.throwIfSettingsProblem({ kind: 'proxyAuth' }, verdict.url, undefined);
+      throwIfSettingsProblem(this.network, { kind: 'proxyAuth' }, verdict.url, undefined);
     }
     if (status === 200 || status === 206) return this.receive(res, link);
     const text = await readSmall(res);
-    if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true };
+    // Nothing after the last byte: the file is all there is, and the archive was cut short in it.
+    if (status === 416 && this.cutShort !== undefined) throw checkError(this.cutShort);
+    if (status === 416 && this.total !== undefined && this.received === this.total) return { done: true, kind: await this.verified() };
     if (status === 416) return { done: false, next: 'restart', why: (l10n) => l10n.t('the server refused the byte range') };
     return refusalStep(status, text, this.o.timeLeft(link));
   }
 
-  /**
-   * A certificate that is not trusted, a proxy that wants credentials, refuses the tunnel or
-   * cannot be reached: the settings most likely need a change, so no retries; says which.
-   */
-  private throwIfSettingsProblem(failure: NetFailure | undefined, url: URL, cause: unknown): void {
-    if (failure === undefined) return;
-    const { network } = this;
-    const message = failureMessage(failure, { host: url.host, proxy: network.routeFor(url), hints: network.hints, noProxyHint: network.noProxyHint });
-    throw new BundleDownloadError('network', sentences(l10n.t('The bundle download failed.'), message), { ...(failure.kind === 'proxyAuth' ? { status: 407 } : {}), cause });
-  }
-
-  private async receive(res: StorageResponse, link: IssuedLink): Promise<Step> {
+  private async receive(res: StorageResponse, link: IssuedLink): Promise<Step<ArchiveKind>> {
     let start = 0;
     let total: number | undefined;
     if (res.statusCode === 206) {
@@ -254,11 +266,13 @@ class Download {
       start = range.start;
       total = range.total;
     } else {
-      if (this.received > 0) this.log.info('The storage ignored the Range request and sent the whole bundle: starting over.');
-      if (this.received > 0) this.result.restarts++;
-      this.received = 0;
-      const length = Number(firstHeader(res.headers['content-length']));
-      total = Number.isFinite(length) && firstHeader(res.headers['content-length']) !== undefined ? length : undefined;
+      if (this.received > 0) {
+        this.log.info('The storage ignored the Range request and sent the whole bundle: starting over.');
+        this.result.restarts++;
+        this.startOver();
+      }
+      const length = firstHeader(res.headers['content-length']);
+      total = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
     }
     const etag = firstHeader(res.headers.etag);
     if (start > 0 && this.etag !== undefined && etag !== undefined && etag !== this.etag) {
@@ -272,11 +286,23 @@ class Download {
       throw new BundleDownloadError('size', l10n.t("The storage is sending {0} bytes, but the API said the bundle has {1}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.", total, promised));
     }
     this.total = total ?? promised ?? this.total;
-    await ensureRoomForDownload(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => { discard(res); throw error; });
-    this.speed = { at: this.now(), bytes: this.received, rate: this.speed.rate, reported: 0 };
-    const failure = await writeBody(res, this.temp, start, (bytes) => this.progress(bytes));
+    this.progress.total = this.total;
+    await (this.o.ensureRoom ?? ensureRoomForDownload)(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => {
+      discard(res);
+      throw error;
+    });
+    this.progress.restartClock();
+    const failure = await writeBody(res, this.temp, start, {
+      taken: (bytes) => {
+        this.progress.received += bytes;
+        this.progress.tell(false);
+      },
+      written: (end) => this.check.advance(end),
+      collectGarbage: this.o.collectGarbage,
+    });
     // The file holds exactly what reached the disk; count from it, not from the stream.
     this.received = await stat(this.temp).then((s) => s.size, () => 0);
+    this.progress.received = this.received;
     this.abortIfAsked();
     if (failure !== undefined) {
       const disk = downloadDiskError(failure, dirname(this.o.target));
@@ -285,46 +311,39 @@ class Download {
     if (this.total !== undefined && this.received > this.total) {
       throw new BundleDownloadError('size', l10n.t('The storage sent {0} bytes, more than the {1} promised. The bundle was not saved; generate it again.', this.received, this.total));
     }
-    if (this.total !== undefined && this.received < this.total) {
-      const [received, total] = [this.received, this.total];
+    const received = this.received;
+    if (this.total !== undefined && received < this.total) {
+      const total = this.total;
       return {
         done: false,
         next: 'resume',
-        why: (l10n) =>
-          failure === undefined
-            ? l10n.t('the connection ended after {0} of {1} bytes', received, total)
-            : l10n.t('the connection dropped after {0} of {1} bytes ({2})', received, total, describe(failure)),
+        why: (l10n) => (failure === undefined ? l10n.t('the connection ended after {0} of {1} bytes', received, total) : l10n.t('the connection dropped after {0} of {1} bytes ({2})', received, total, describe(failure))),
       };
     }
-    if (failure !== undefined) {
+    if (failure !== undefined) return { done: false, next: 'resume', why: (l10n) => l10n.t('the connection dropped after {0} bytes ({1})', received, describe(failure)) };
+    return this.endOfBody();
+  }
+
+  /**
+   * The body ended whole by its framing. With a declared size it is every byte: the check says
+   * the rest. Without one, the close is the end only if the archive checks out; cut short, the
+   * rest is asked for (a store with nothing more answers 416, and the archive is damaged).
+   */
+  private async endOfBody(): Promise<Step<ArchiveKind>> {
+    try {
+      return { done: true, kind: await this.verified() };
+    } catch (error) {
+      if (this.total !== undefined || !(error instanceof CheckFailure) || !error.truncated) throw error;
+      this.cutShort = error;
+      this.progress.enter('download');
+      this.check.restart();
+      this.check.advance(this.received);
       const received = this.received;
-      return { done: false, next: 'resume', why: (l10n) => l10n.t('the connection dropped after {0} bytes ({1})', received, describe(failure)) };
+      return { done: false, next: 'resume', why: (l10n) => l10n.t('the connection closed after {0} bytes, before the end of the archive', received) };
     }
-    this.report(true);
-    return { done: true };
-  }
-
-  private progress(bytes: number): void {
-    this.received += bytes;
-    this.report(false);
-  }
-
-  private report(force: boolean): void {
-    const now = this.now();
-    const elapsed = now - this.speed.at;
-    if (elapsed >= 1_000) {
-      const rate = ((this.received - this.speed.bytes) * 1000) / elapsed;
-      this.speed = { at: now, bytes: this.received, rate: this.speed.rate === 0 ? rate : 0.5 * this.speed.rate + 0.5 * rate, reported: this.speed.reported };
-    }
-    if (!force && now - this.speed.reported < 100) return;
-    this.speed.reported = now;
-    this.o.onProgress?.({ received: this.received, total: this.total, bytesPerSecond: Math.round(this.speed.rate) });
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
+function exists(path: string): Promise<boolean> {
+  return access(path).then(() => true, () => false);
 }

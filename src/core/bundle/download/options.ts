@@ -1,13 +1,21 @@
 /** What a bundle download is given, reports and returns. */
+import type { L10nBundle } from '../../l10n';
+import type { ArchiveKind } from '../extract/archivePaths';
+import type { CheckHere } from '../extract/checkThread';
 import type { IssuedLink } from '../links/linkCache';
 import type { Logger } from '../../log';
 import type { Network } from '../../net/network';
 
 export interface DownloadProgress {
+  /** Bytes on disk. */
   received: number;
   /** Undefined while the size is not known. */
   total: number | undefined;
   bytesPerSecond: number;
+  /** Bytes of the archive read through so far (the check follows the download, and finishes after it). */
+  checked: number;
+  /** `check` once every byte is on disk and the archive is still being read through. */
+  phase: 'download' | 'check';
 }
 
 export interface DownloadOptions {
@@ -22,8 +30,22 @@ export interface DownloadOptions {
   replace?: boolean;
   signal?: AbortSignal;
   onProgress?: (progress: DownloadProgress) => void;
-  /** Called on the complete temporary file before it is renamed into place; throws to refuse. */
-  verify?: (path: string) => Promise<unknown>;
+  /**
+   * The archive worker's script (the archive check runs on it); the one beside the core unless
+   * given (the CLI, one file, gives its own).
+   */
+  workerScript?: string | undefined;
+  /** The translations the archive worker's messages use; English when undefined. */
+  l10n?: L10nBundle | undefined;
+  /** The archive check on this thread rather than the archive worker (the CLI); see checkThread.ts. */
+  checkHere?: CheckHere | undefined;
+  /**
+   * A minor garbage collection, called every 2 MiB taken in (the CLI's, which exposes it): Node's
+   * http allocates a buffer for every read and copies every body chunk into another, and V8
+   * frees them only when new objects fill its young generation or 64 MB of them accumulate, so
+   * without it the process holds tens of MB of dead buffers (see BENCHMARKS.md).
+   */
+  collectGarbage?: (() => void) | undefined;
   /** Proxy and certificate settings (direct, Node's defaults otherwise). */
   network?: Network;
   log?: Logger;
@@ -38,15 +60,21 @@ export interface DownloadOptions {
   maxStalledAttempts?: number;
   maxRegenerations?: number;
   connectTimeoutMs?: number;
+  /** From a request to its answer's head, whatever comes before it (an endless run of 1xx, a head a byte at a time). */
+  headTimeoutMs?: number;
   /** A body that sends nothing for this long counts as a dropped connection. */
   idleTimeoutMs?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
+  /** Checks the disk has room for `bytes` more in `dir` (throws when not); `ensureRoomForDownload` unless given (tests slow it down). */
+  ensureRoom?: (dir: string, bytes: number | undefined) => Promise<void>;
 }
 
 export interface DownloadResult {
   path: string;
   bytes: number;
+  /** What the archive check read through, to its end. */
+  kind: ArchiveKind;
   /** Requests made, the first included. */
   requests: number;
   resumes: number;

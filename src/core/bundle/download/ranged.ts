@@ -16,9 +16,11 @@ import { AbortedError } from '../../abort';
 import { english } from '../../l10n';
 import { checkOpenableLink } from '../../links';
 import type { Logger } from '../../log';
-import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
+import { downloadDiskError } from '../diskSpace';
 import type { IssuedLink } from '../links/linkCache';
-import { contentRange, describe, refusalStep, type Step, type Why } from './answers';
+import { classifyFailure } from '../../net/failure';
+import type { Network } from '../../net/network';
+import { contentRange, describe, refusalStep, throwIfSettingsProblem, type Step, type Why } from './answers';
 import { BundleDownloadError } from './errors';
 import { PAST_RANGE, WriteQueue, writeRange } from './bodyFile';
 import type { StorageResponse } from './response';
@@ -37,6 +39,8 @@ export interface RangeHost {
   log: Logger;
   maxStalled: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Throws when the disk has no room for `bytes` more in `dir`. */
+  ensureRoom: (dir: string, bytes: number | undefined) => Promise<void>;
   signal?: AbortSignal;
   /** A storage client whose requests end when `signal` does. */
   storage: (signal: AbortSignal) => StorageClient;
@@ -44,11 +48,14 @@ export interface RangeHost {
   /** A new link, after `stale` was refused as expired (shared by the ranges). */
   renew(stale: IssuedLink, why: Why): Promise<IssuedLink>;
   timeLeft(link: IssuedLink): number | undefined;
-  /** Throws when a failed request means the network settings need a change. */
-  failed(error: unknown, url: URL): void;
-  proxyAuth(url: URL): void;
+  /** The proxy and certificate settings (a failure they explain is not retried). */
+  network: Network;
   /** Bytes on disk, all ranges together. */
   received(bytes: number): void;
+  /** The file is written without a gap from its start up to `bytes` (the archive check follows it). */
+  whole(bytes: number): void;
+  /** See DownloadOptions.collectGarbage. */
+  collectGarbage?: (() => void) | undefined;
 }
 
 interface Range {
@@ -80,7 +87,7 @@ export function splitRanges(total: number, count: number): Range[] {
 
 /** `'done'` when every range is on disk; otherwise why the caller should start over on one connection. */
 export async function fetchRanges(host: RangeHost): Promise<'done' | Why> {
-  await ensureRoomForDownload(host.dir, host.total);
+  await host.ensureRoom(host.dir, host.total);
   await sized(host.temp, host.total).catch((error: unknown) => {
     throw downloadDiskError(error, host.dir) ?? error;
   });
@@ -88,7 +95,7 @@ export async function fetchRanges(host: RangeHost): Promise<'done' | Why> {
   const signal = host.signal === undefined ? stop.signal : AbortSignal.any([host.signal, stop.signal]);
   const storage = host.storage(signal);
   const ranges = splitRanges(host.total, host.connections);
-  const run = new Ranges(host, storage, stop.signal, signal);
+  const run = new Ranges(host, ranges, storage, stop.signal, signal);
   host.log.info(`Bundle download: ${ranges.length} ranges over ${ranges.length} connections.`);
   // The first failure in time stops the others; theirs are only its echo.
   let first: Error | undefined;
@@ -126,9 +133,13 @@ class Ranges {
   private live = 0;
   /** The file's writes, one at a time for all the ranges. */
   private readonly writes = new WriteQueue();
+  /** How far the file is written without a gap from its start. */
+  private prefix = 0;
 
   constructor(
     private readonly host: RangeHost,
+    /** In the file's order, each starting where the one before ends. */
+    private readonly ranges: readonly Range[],
     private readonly storage: StorageClient,
     /** Aborted when another range failed: this one ends at once, without retrying. */
     private readonly stopped: AbortSignal,
@@ -140,6 +151,18 @@ class Ranges {
   private checkGoing(): void {
     if (this.host.signal?.aborted) throw new AbortedError();
     if (this.stopped.aborted) throw new Stopped();
+  }
+
+  /** Tells the host how far the file is whole from its start: through every complete range, into the first that is not. */
+  private advance(): void {
+    let prefix = 0;
+    for (const range of this.ranges) {
+      prefix = range.next;
+      if (range.next <= range.end) break;
+    }
+    if (prefix <= this.prefix) return;
+    this.prefix = prefix;
+    this.host.whole(prefix);
   }
 
   /** One range, resumed until it is whole. */
@@ -183,13 +206,13 @@ class Ranges {
     } catch (error) {
       this.checkGoing();
       if (error instanceof BundleDownloadError) throw error;
-      host.failed(error, verdict.url);
+      throwIfSettingsProblem(host.network, classifyFailure(error, host.network.routeFor(verdict.url) !== undefined), verdict.url, error);
       return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
     }
     const status = res.statusCode;
     if (status === 407) {
       discard(res);
-      host.proxyAuth(verdict.url);
+      throwIfSettingsProblem(host.network, { kind: 'proxyAuth' }, verdict.url, undefined);
     }
     if (status === 200) {
       discard(res);
@@ -219,13 +242,22 @@ class Ranges {
     }
     this.etag ??= etag;
     let taken = 0;
-    const { failure, end } = await writeRange(res, host.temp, range.next, range.end + 1 - range.next, (bytes) => {
-      taken += bytes;
-      this.live += bytes;
-      host.received(this.live);
-    }, this.writes);
+    const from = range.next;
+    const events = {
+      taken: (bytes: number) => {
+        taken += bytes;
+        this.live += bytes;
+        host.received(this.live);
+      },
+      written: (at: number) => {
+        range.next = at;
+        this.advance();
+      },
+      collectGarbage: host.collectGarbage,
+    };
+    const { failure, end } = await writeRange(res, host.temp, from, range.end + 1 - from, events, this.writes);
     // What was taken in but did not reach the disk is fetched again.
-    this.live -= taken - (end - range.next);
+    this.live -= taken - (end - from);
     range.next = end;
     host.received(this.live);
     this.checkGoing();

@@ -1,15 +1,14 @@
 /**
  * A storage answer as the download reads it: a status, headers, and a body that hands its bytes
- * to the reader as views, valid only for the length of the call (the reader copies what it
- * keeps). Two kinds: Node's own `http.IncomingMessage` (`fromIncoming`), and the direct
- * connection's answer (`rawHttp.ts`), whose views all point into one read buffer, so that a
- * GiB of body allocates nothing per read (see rawHttp.ts for why).
+ * to the reader as they come (the reader copies what it keeps), with pause, resume and destroy.
+ * Node's own `http.IncomingMessage` behind it (`fromIncoming`); the narrow shape lets the body's
+ * writer be tested on its own.
  */
 import * as l10n from '@vscode/l10n';
 import type * as http from 'node:http';
 
 export interface BodyHandlers {
-  /** Bytes of the body, valid only during the call. */
+  /** Bytes of the body (the reader copies what it keeps beyond the call). */
   data(view: Buffer): void;
   /** Once, at the end: `failure` says why the body ended before it was whole, if it did. */
   end(failure: unknown): void;

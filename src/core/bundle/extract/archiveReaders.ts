@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { createReadStream } from 'node:fs';
-import { createGunzip, createInflateRaw } from 'node:zlib';
+import { crc32, createGunzip, createInflateRaw } from 'node:zlib';
 import { Parser, type ReadEntry } from 'tar';
 import * as yauzl from 'yauzl';
 import { corruptArchive, refusedEntry, tarEntryKind, UnsafeArchiveError, zipEntryKind } from './archivePaths';
@@ -103,7 +103,10 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
     });
     parser.on('error', (error: unknown) => fail(corruptArchive(error)));
     parser.on('end', () => {
-      if (!failed) done();
+      if (failed) return;
+      // Inflated whole, but the tar stops before its end-of-archive marker: entries may be missing.
+      if (!atEnd) return fail(corruptArchive(new Error(l10n.t('the tar archive inside ends before its end-of-archive marker'))));
+      done();
     });
     gunzip.on('data', (chunk: Buffer) => {
       queue.push({ chunk, consumed: gunzip.bytesWritten });
@@ -123,7 +126,7 @@ export function readTar(archivePath: string, staging: Staging): Promise<void> {
 /**
  * A zip: yauzl reads the central directory, then each entry's bytes, raw, which are inflated
  * here (so that the compressed bytes consumed are known, for the ratio guard) and checked
- * against the size the entry declares.
+ * against the size and the CRC-32 the entry declares.
  */
 export async function readZip(archivePath: string, staging: Staging): Promise<void> {
   let zip: yauzl.ZipFile;
@@ -151,6 +154,7 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
       const deflated = entry.compressionMethod === 8;
       let inflate: ReturnType<typeof createInflateRaw> | undefined;
       let output = 0;
+      let sum = 0;
       const file = staging.file(admitted.path, name, () => (inflate === undefined ? output : inflate.bytesWritten));
       // Opened only once the file is ready to take the bytes: yauzl's stream can fail before it is read.
       const raw = await zip.openReadStreamPromise(entry, { decodeFileData: false });
@@ -166,6 +170,7 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
           if (output + chunk.length > entry.uncompressedSize) throw corruptArchive(new Error(l10n.t('{0} holds more bytes than its declared {1}', name, entry.uncompressedSize)));
           staging.inflated.add(chunk.length, consumedFromZip + (inflate === undefined ? output + chunk.length : inflate.bytesWritten));
           output += chunk.length;
+          sum = crc32(chunk, sum);
           file.write(chunk);
         }
       } finally {
@@ -173,6 +178,7 @@ export async function readZip(archivePath: string, staging: Staging): Promise<vo
         inflate?.destroy();
       }
       if (output !== entry.uncompressedSize) throw corruptArchive(new Error(l10n.t('{0} holds fewer bytes than its declared {1}', name, entry.uncompressedSize)));
+      if (sum >>> 0 !== entry.crc32 >>> 0) throw corruptArchive(new Error(l10n.t('{0} does not match its CRC-32 (the data or the directory was changed)', name)));
       consumedFromZip += inflate === undefined ? output : inflate.bytesWritten;
       file.close();
     }

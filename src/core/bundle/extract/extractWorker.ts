@@ -1,11 +1,15 @@
 /**
- * The worker thread of one extraction (started by extractThread.ts): reads the archive into the
- * staging folder it is given, sends progress now and then, and one last message: what it
- * extracted, or why it stopped. Built as its own file beside the extension (dist/extractWorker.js).
+ * The archive worker thread, built as its own file beside the extension (dist/extractWorker.js;
+ * the CLI, one file, runs itself). Two tasks: one extraction (started by extractThread.ts), which
+ * reads the archive into the staging folder it is given, sends progress now and then, and one
+ * last message: what it extracted, or why it stopped; or one archive check (checkThread.ts,
+ * checkTask.ts), which follows a file as it is written and reads the archive through.
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { configureL10n } from '../../l10n';
 import { classify, readTar, readZip } from './archiveReaders';
+import type { CheckCommand, CheckJob, CheckMessage } from './checkThread';
+import { FileCheck } from './checkTask';
 import { sendable, type WorkerJob, type WorkerMessage } from './extractThread';
 import { Staging } from './staging';
 
@@ -34,8 +38,13 @@ async function run(job: WorkerJob, send: (message: WorkerMessage) => void): Prom
 
 if (!isMainThread && parentPort !== null) {
   const port = parentPort;
-  const job = workerData as WorkerJob;
+  const job = workerData as WorkerJob | CheckJob;
   // This thread's own module state: its messages are built here, in the editor's language.
   configureL10n(job.l10n);
-  void run(job, (message) => port.postMessage(message));
+  if ('task' in job && job.task === 'check') {
+    const check = new FileCheck(job, (message: CheckMessage) => port.postMessage(message));
+    port.on('message', (command: CheckCommand) => check.heard(command));
+  } else {
+    void run(job as WorkerJob, (message) => port.postMessage(message));
+  }
 }
