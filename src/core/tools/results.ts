@@ -150,7 +150,7 @@ export function readerSignalsText(file: string, signals: FileSignals | undefined
   const summary = l10n.t(
     'Reader signals for {0} (URL paths {1}) over the last {2} days: {3} thumbs up, {4} thumbs down; {5}; {6} open feedback comments ({7} comments in all, {8} on code blocks); {9} questions the docs assistant could not answer on this page. {10}',
     file,
-    signals.paths.join(', '),
+    [...signals.paths].sort().join(', '),
     days,
     signals.thumbsUp,
     signals.thumbsDown,
