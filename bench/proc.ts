@@ -3,7 +3,7 @@
  * module loading included), and, through GNU time (`/usr/bin/time`), the process's CPU time
  * and peak RSS (its children's too: tar's gzip). Without GNU time, CPU and RSS are NaN.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -27,15 +27,24 @@ export function hasGnuTime(): boolean {
   return existsSync(GNU_TIME);
 }
 
-/** Runs a command to its end without blocking this process (a simulator may serve from it). */
-export function timedProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string): Promise<ProcessRun> {
+/**
+ * Runs a command to its end without blocking this process (a simulator may serve from it).
+ * `converse`, when given, has the child's stdin and stdout: it writes, reads, and ends stdin
+ * when done (an MCP exchange); it answers the time (ms after spawn) of the moment it measures.
+ */
+export function timedProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string, converse?: (child: ChildProcessWithoutNullStreams, t0: bigint) => Promise<number>): Promise<ProcessRun & { answeredMs?: number }> {
   const gnu = hasGnuTime();
   const scratch = gnu ? mkdtempSync(join(tmpdir(), 'docs-admin-bench-time-')) : undefined;
   const report = scratch === undefined ? undefined : join(scratch, 'time');
   const argv = report === undefined ? [command, ...args] : [GNU_TIME, '-f', '%U %S %M', '-o', report, command, ...args];
   return new Promise((done, fail) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(argv[0] ?? command, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd === undefined ? {} : { cwd }) });
+    const options = { env, ...(cwd === undefined ? {} : { cwd }) };
+    // stdin a pipe only for a conversation; otherwise none, as before.
+    const talking = converse === undefined ? undefined : spawn(argv[0] ?? command, argv.slice(1), { ...options, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = talking ?? spawn(argv[0] ?? command, argv.slice(1), { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let answeredMs: number | undefined;
+    if (talking !== undefined) converse?.(talking, t0).then((ms) => (answeredMs = ms), fail);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -49,7 +58,7 @@ export function timedProcess(command: string, args: string[], env: NodeJS.Proces
         [user, system, peak] = line.split(' ').map(Number) as [number, number, number];
       }
       if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
-      if (code === 0) done({ ms, cpuMs: (user + system) * 1000, peakKb: peak, stdout, stderr });
+      if (code === 0) done({ ms, cpuMs: (user + system) * 1000, peakKb: peak, stdout, stderr, ...(answeredMs === undefined ? {} : { answeredMs }) });
       else fail(new Error(`${command} ${args[0] ?? ''} exited with ${code}: ${stderr.trim().slice(0, 500)}`));
     });
   });

@@ -1,11 +1,41 @@
 /**
  * CLI startup: `node dist/cli.js --version` and `node dist/cli.js export status <job>` (one API
  * call to the simulator), as whole processes, against `node -e 0` (Node's own start), in
- * interleaved pairs; the peak RSS of each from GNU time. The CLI measured is the one built by
+ * interleaved pairs; the peak RSS of each from GNU time. And `docs-admin mcp`: spawn to the
+ * answer of its tool listing (initialize, initialized, tools/list, as an MCP client starts), the
+ * time an assistant waits for the tools, with its peak RSS (the MCP SDK loads for this command
+ * only: --version must not move). The CLI measured is the one built by
  * `node esbuild.mjs` before the run (BENCHMARKS.md says whether that build was minified).
  */
 import { Simulator } from '../test/simulator';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { CLI, cliEnv, interleaved, timedProcess, type ProcessRun } from './proc';
+
+/** An MCP client's start: initialize, initialized, tools/list; answers the ms after spawn the listing came back, then ends stdin. */
+function mcpHandshake(child: ChildProcessWithoutNullStreams, t0: bigint): Promise<number> {
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  return new Promise((done, fail) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer | string) => {
+      buffer += chunk.toString();
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const message = JSON.parse(line) as { id?: number; result?: { tools?: unknown[] } };
+        if (message.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (message.id === 2) {
+          if ((message.result?.tools?.length ?? 0) === 0) fail(new Error(`docs-admin mcp listed no tools: ${line}`));
+          const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+          child.stdin.end();
+          done(ms);
+        }
+      }
+    });
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'docs-admin-bench', version: '1' } } });
+  });
+}
 import { median, pairedRatio, spreadOf, type Bench, type Measure } from './types';
 
 export const startup: Bench = async (options) => {
@@ -17,6 +47,7 @@ export const startup: Bench = async (options) => {
     const node: ProcessRun[] = [];
     const version: ProcessRun[] = [];
     const status: ProcessRun[] = [];
+    const mcp: (ProcessRun & { answeredMs?: number })[] = [];
     let counted = false;
     const keep = (into: ProcessRun[]) => (run: ProcessRun) => {
       if (counted) into.push(run);
@@ -25,6 +56,7 @@ export const startup: Bench = async (options) => {
       async () => keep(node)(await timedProcess(process.execPath, ['-e', '0'])),
       async () => keep(version)(await timedProcess(process.execPath, [CLI, '--version'])),
       async () => keep(status)(await timedProcess(process.execPath, [CLI, 'export', 'status', jobId], env)),
+      async () => keep(mcp)(await timedProcess(process.execPath, [CLI, 'mcp'], env, undefined, mcpHandshake)),
     ];
     await interleaved(2, steps);
     counted = true;
@@ -45,9 +77,11 @@ export const startup: Bench = async (options) => {
       row('docs-admin export status <job>, whole process (one API call)', status),
       over('docs-admin export status <job>, time over node -e 0 in the same round', status),
       { metric: 'docs-admin --version, peak RSS', unit: 'MiB', ...rss(version), baseline: median(node.map((r) => r.peakKb / 1024)), baselineName: 'node -e 0' },
+      { metric: 'docs-admin mcp, spawn to its tool listing (initialize, tools/list)', unit: 'ms', ...spreadOf(mcp.map((r) => r.answeredMs ?? NaN)), baseline: median(nodeMs), baselineName: 'node -e 0', ...pairedRatio(mcp.map((r) => r.answeredMs ?? NaN), nodeMs) },
+      { metric: 'docs-admin mcp, peak RSS', unit: 'MiB', ...rss(mcp), baseline: median(node.map((r) => r.peakKb / 1024)), baselineName: 'node -e 0' },
     ];
     const notes = [
-      `${runs} round(s) after two unmeasured ones, the order turning each round; wall from spawn to exit. node -e 0: ${nodeMs.map((v) => v.toFixed(0)).join(', ')} ms; --version: ${version.map((r) => r.ms.toFixed(0)).join(', ')} ms; export status: ${status.map((r) => r.ms.toFixed(0)).join(', ')} ms.`,
+      `${runs} round(s) after two unmeasured ones, the order turning each round; wall from spawn to exit. node -e 0: ${nodeMs.map((v) => v.toFixed(0)).join(', ')} ms; --version: ${version.map((r) => r.ms.toFixed(0)).join(', ')} ms; export status: ${status.map((r) => r.ms.toFixed(0)).join(', ')} ms; mcp tool listing: ${mcp.map((r) => (r.answeredMs ?? NaN).toFixed(0)).join(', ')} ms.`,
     ];
     for (const m of measures) if (m.pass === false) notes.push(`Goal missed: ${m.metric}: ${(m.ratio ?? NaN).toFixed(2)}x (goal ${m.goal ?? ''}).`);
     return { name: 'startup', measures, notes };

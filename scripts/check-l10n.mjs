@@ -90,6 +90,11 @@ for (const config of [c.configuration ?? []].flat()) {
   }
 }
 for (const language of c.languages ?? []) for (const [i, alias] of (language.aliases ?? []).entries()) text(`language ${language.id} alias ${i}`, alias);
+for (const tool of c.languageModelTools ?? []) {
+  // What a person reads in the tools picker; the model's description stays as written (test/unit/lmToolsManifest.test.ts).
+  text(`language model tool ${tool.name} displayName`, tool.displayName);
+  text(`language model tool ${tool.name} userDescription`, tool.userDescription);
+}
 for (const task of c.taskDefinitions ?? []) for (const [key, prop] of Object.entries(task.properties ?? {})) text(`task ${task.type} ${key}`, prop.description);
 const unused = Object.keys(nls).filter((k) => !used.has(k));
 if (unused.length > 0) problems.push(`package.nls.json has keys nothing uses: ${unused.join(', ')}`);

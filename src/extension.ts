@@ -34,6 +34,7 @@ import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
 import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
+import * as lmTools from './vscode/tools/lmTools';
 import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
 import { DeploymentLogs } from './vscode/deploymentLogs';
@@ -111,6 +112,8 @@ export interface DocsAdminInternals {
   git: GitAccess;
   composer: PromptComposer;
   readers: Readers;
+  /** The language-model tools, by name, as registered. */
+  lmTools: lmTools.LmTools;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -140,6 +143,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen());
   const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git, triggers: new ClientTriggers(), logs, readers };
 
+  // The tools an AI assistant can call (Copilot's agent mode): the same core paths as the commands.
+  const tools = lmTools.register(deps);
   context.subscriptions.push(
     channel,
     session,
@@ -153,6 +158,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     logs,
     readers,
     ...COMMANDS.flatMap((group) => group.register(deps)),
+    ...tools.disposables,
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
       // Set, changed or cleared here or in another window.
@@ -168,7 +174,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, previews, values, setup, composer, git, readers, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, previews, values, setup, composer, git, readers, lmTools: tools.tools, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -156,6 +156,12 @@ export function commands(): CommandSpec[] {
       },
     },
     ...analyticsCommands(),
+    {
+      name: 'mcp',
+      args: [],
+      summary: l10n.t('Serve the Docs Admin tools to an AI assistant (an MCP server on stdio): job, export and deployment status, reader signals, unanswered questions; ask the agent, follow up, preview, deploy.'),
+      options: {},
+    },
   ];
 }
 

@@ -17,6 +17,8 @@ const GROUPS: Record<string, () => Promise<Group>> = {
   preview: () => import('./deploy.js'),
   automation: () => import('./deploy.js'),
   analytics: () => import('./analytics.js'),
+  // The MCP server and its SDK: loaded for `docs-admin mcp` only.
+  mcp: () => import('../mcp/command.js'),
 };
 
 export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {

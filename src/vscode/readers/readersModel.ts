@@ -199,6 +199,17 @@ export class ReadersModel implements vscode.Disposable {
     return this.load(this.range, true);
   }
 
+  /**
+   * A range's data for a language-model tool: from memory while fresh (the view's own), else
+   * loaded once for the whole site. Throws, saying what to do, when the analytics are off or
+   * the environment is not set up.
+   */
+  async siteFor(range: DateRange): Promise<SiteAnalytics> {
+    if (!this.config.enabled) throw new Error(vscode.l10n.t('Reader analytics are turned off (docsAdmin.readers.enabled).'));
+    if (this.session.client === undefined) throw new Error(vscode.l10n.t('Set the base URL, project id and admin key first.'));
+    return this.ensureStore().get(range);
+  }
+
   private async load(range: DateRange, force: boolean): Promise<SiteAnalytics | undefined> {
     try {
       return await this.ensureStore().get(range, force);
