@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { InvalidResponseError } from './errors';
+import { JOB_ID } from './jobId';
 import {
   AGENT_JOB_STATUSES,
   EXPORT_JOB_STATUSES,
@@ -23,9 +24,11 @@ const nonEmpty = () => z.string().check(z.minLength(1));
 /** An optional string: `null` reads as absent. */
 const optionalString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
 const nullableString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null));
+/** A job id as the server answers it: one that is no id (link or shell syntax, a path) is refused here. */
+const jobId = () => z.string().check(z.regex(JOB_ID));
 
 const agentJobSchema = z.object({
-  id: nonEmpty(),
+  id: jobId(),
   status: nonEmpty(),
   source: z.object({ repository: nonEmpty(), ref: nullableString }),
   model: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? '')),
@@ -35,7 +38,7 @@ const agentJobSchema = z.object({
 });
 
 const exportJobSchema = z.object({
-  jobId: nonEmpty(),
+  jobId: jobId(),
   status: z.optional(nonEmpty()),
   progress: z.nullish(looseNumber),
   pageCount: z.nullish(looseNumber),
@@ -61,6 +64,7 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'too_small':
       return 'is empty';
     case 'invalid_format':
+      if (issue.format === 'regex') return 'is not a job id';
       return issue.format === 'url' ? 'is not an http(s) link' : `is not a valid ${issue.format}`;
     case 'invalid_union':
       return 'has the wrong type';
@@ -77,6 +81,7 @@ function issueClause(field: string, issue: z.core.$ZodIssue | undefined): string
     case 'too_small':
       return l10n.t('field "{0}" is empty', field);
     case 'invalid_format':
+      if (issue.format === 'regex') return l10n.t('field "{0}" is not a job id (letters, digits, "-", "_", "." and ":")', field);
       return issue.format === 'url' ? l10n.t('field "{0}" is not an http(s) link', field) : l10n.t('field "{0}" is not a valid {1}', field, issue.format);
     case 'invalid_union':
       return l10n.t('field "{0}" has the wrong type', field);

@@ -5,6 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { domainToASCII } from 'node:url';
+import { isJobId } from '../api/jobId';
 
 /** Invisible characters a paste carries at its edges: BOM, zero-width spaces and joiners, word joiner. */
 const EDGE_INVISIBLES = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
@@ -71,7 +72,6 @@ export function parseExportDomain(input: string): DomainResult {
 
 export type JobIdResult = { ok: true; id: string; fromUrl: boolean } | { ok: false; reason: string };
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
 
 /**
  * An agent job id, typed or inside a pasted URL (`.../job/<id>`, `...?jobId=<id>`, or the URL's
@@ -94,10 +94,10 @@ export function parseJobId(input: string, secrets: readonly string[] = []): JobI
     const segments = url.pathname.split('/').filter((s) => s !== '').map(safeDecode);
     const jobIndex = segments.findIndex((s) => s === 'job' || s === 'jobs');
     const candidate = fromQuery ?? (jobIndex >= 0 ? segments[jobIndex + 1] : segments[segments.length - 1]);
-    if (candidate !== undefined && ID.test(candidate)) return { ok: true, id: candidate, fromUrl: true };
+    if (candidate !== undefined && isJobId(candidate)) return { ok: true, id: candidate, fromUrl: true };
     return { ok: false, reason: l10n.t('No job id was found in that URL; paste the job id itself.') };
   }
-  if (!ID.test(text)) {
+  if (!isJobId(text)) {
     return { ok: false, reason: l10n.t('"{0}" is not a job id: ids are letters, digits, "-", "_", "." and ":", with no spaces or slashes.', visible(text)) };
   }
   return { ok: true, id: text, fromUrl: false };
