@@ -76,3 +76,29 @@ describe('agent job id', () => {
     });
   }
 });
+
+/** VS Code's own test for a link in a notification or an input box's message (vs/base/common/linkedText.ts). */
+const RENDERED_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
+describe('pasted text repeated in a reason or a note holds no link (input boxes render links in their messages)', () => {
+  const link = '[Open](command:workbench.extensions.installExtension?%5B%22evil.ext%22%5D)';
+  const shown = (result: { ok: boolean; reason?: string; note?: string }) => (result.ok ? (result.note ?? '') : (result.reason ?? ''));
+
+  const cases: [string, () => { ok: boolean; reason?: string; note?: string }][] = [
+    ['a job id with link syntax', () => parseJobId(link)],
+    ['a job id with link syntax and a control character', () => parseJobId(`${link}\u0007`)],
+    ['a domain with link syntax', () => parseExportDomain(link)],
+    ['a domain with link syntax in its path (a note)', () => parseExportDomain(`https://docs.acme.dev/${link}`)],
+    ['a domain with link syntax and spaces', () => parseExportDomain(`docs ${link}`)],
+    ['a domain with link syntax and a control character', () => parseExportDomain(`${link}\u0007`)],
+    ['an international domain with link syntax in its path (a note)', () => parseExportDomain(`dócs.example.com/${link}`)],
+  ];
+  for (const [what, run] of cases) {
+    it(what, () => {
+      const text = shown(run());
+      assert.ok(text.length > 0, 'something is said');
+      assert.doesNotMatch(text, RENDERED_LINK, text);
+      assert.match(text, /\[Open\]/i, 'the pasted text still reads the same');
+    });
+  }
+});

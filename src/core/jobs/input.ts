@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { domainToASCII } from 'node:url';
 import { isJobId } from '../api/jobId';
+import { breakLinks } from '../untrusted';
 
 /** Invisible characters a paste carries at its edges: BOM, zero-width spaces and joiners, word joiner. */
 const EDGE_INVISIBLES = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
@@ -112,11 +113,13 @@ function safeDecode(segment: string): string {
 }
 
 /**
- * The text with control and invisible formatting characters (zero-width, bidirectional
- * overrides, line separators) shown as escapes, so a message never carries them raw.
+ * Pasted text as a reason or a note repeats it: control and invisible formatting characters
+ * (zero-width, bidirectional overrides, line separators) shown as escapes, and link syntax
+ * broken (an input box's validation message and a notification render `[label](command:…)` as
+ * a link that runs the command), so a message never carries either raw. It reads the same.
  */
 export function visible(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).slice(0, 120);
+  return breakLinks(text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).slice(0, 120));
 }
 
 /** `empty`: nothing was entered (the CLI tells a missing key apart by it, never by the words). */
