@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkBaseUrl, checkOpenableLink } from '../../src/core/links';
+import { checkBaseUrl, checkOpenableLink, isLoopbackHost } from '../../src/core/links';
 import { parseExportDomain, parseJobId } from '../../src/core/jobs/input';
 
 describe('links that may be opened', () => {
@@ -22,6 +22,18 @@ describe('base URL', () => {
   it('normalises an https URL and keeps a path prefix', () => {
     assert.deepEqual(checkBaseUrl(' https://api.example.com/admin/ '), { ok: true, baseUrl: 'https://api.example.com/admin' });
     assert.deepEqual(checkBaseUrl('http://127.0.0.1:4000'), { ok: true, baseUrl: 'http://127.0.0.1:4000' });
+  });
+
+  it('takes every form of a loopback address as loopback (IPv4-mapped IPv6 included), and nothing else', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '[::1]', '::1', '[::ffff:127.0.0.1]', '::ffff:127.0.0.1', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:7f00:1]', '[0:0:0:0:0:0:0:1]']) {
+      assert.ok(isLoopbackHost(host), host);
+    }
+    for (const host of ['api.localhost', '127.0.0.1.example.com', '[::ffff:10.0.0.1]', '[::ffff:a00:1]', '[::2]', '10.0.0.1', '0.0.0.0', '[::]', 'example.com']) {
+      assert.equal(isLoopbackHost(host), false, host);
+    }
+    assert.deepEqual(checkBaseUrl('http://[::ffff:127.0.0.1]:4000'), { ok: true, baseUrl: 'http://[::ffff:7f00:1]:4000' });
+    assert.ok(checkOpenableLink('http://[::ffff:127.0.0.1]:4000/x').ok);
+    assert.equal(checkBaseUrl('http://[::ffff:10.0.0.1]:4000').ok, false);
   });
 
   it('refuses http to a remote host, credentials, queries and non-URLs', () => {
