@@ -140,18 +140,19 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     writeFileSync(
       join(next, 'rollout.js'),
       "const fs = require('fs');\n" +
-        "fs.writeFileSync('rollout.json', JSON.stringify({ argv: process.argv.slice(2), env: Object.keys(process.env).filter((k) => k.startsWith('INPUT_') || k === 'DOCS_ADMIN_API_KEY'), values: fs.readFileSync('deploy/values.yaml', 'utf8') }));\n" +
+        "fs.writeFileSync('rollout.json', JSON.stringify({ argv: process.argv.slice(2), env: Object.keys(process.env).filter((k) => /^input_/i.test(k) || /^docs_admin_api_key$/i.test(k)), values: fs.readFileSync('deploy/values.yaml', 'utf8') }));\n" +
         "console.log('::warning::from the rollout');\nconsole.log('release upgraded');\n",
     );
     const run = await action(
       { domain: 'docs.acme.dev', 'values-file': 'deploy/values.yaml', 'rollout-command': `node rollout.js "two words" 'single quoted' back\\ slash --set=a` },
-      { DOCS_ADMIN_API_KEY: KEY },
+      // Windows reads variable names whatever their case: each spelling is the key.
+      { DOCS_ADMIN_API_KEY: KEY, docs_admin_api_key: KEY, 'input_api-key': KEY },
     );
     assert.equal(run.code, 0, run.everything);
     masked(run);
     const rollout = JSON.parse(readFileSync(join(next, 'rollout.json'), 'utf8')) as { argv: string[]; env: string[]; values: string };
     assert.deepEqual(rollout.argv, ['two words', 'single quoted', 'back slash', '--set=a']);
-    assert.deepEqual(rollout.env, [], 'neither the key nor any input reaches the rollout');
+    assert.deepEqual(rollout.env, [], 'neither the key nor any input reaches the rollout, whatever the case of its name');
     const url = readStaticExport(rollout.values, 'values.yaml')?.bundleUrl?.value;
     assert.match(String(url), /X-Amz-Signature=/, 'the values file holds the signed link when the rollout runs');
     // The rollout's output is in the log, a workflow command in it defused.
