@@ -36,6 +36,7 @@ import { JobsStatusBar } from './vscode/statusBar';
 import type { JobNode, JobsTreeProvider } from './vscode/tree/jobsTree';
 import { JobViews } from './vscode/tree/views';
 import { ValuesDiagnostics } from './vscode/values/diagnostics';
+import { Ui } from './vscode/ui';
 import { SetupProgress } from './vscode/walkthrough';
 
 /** Every command, a module each (or a close group), registered the same way. */
@@ -72,6 +73,8 @@ export interface DocsAdminInternals {
   notifier: Notifier;
   /** Every message shown, as the workbench was given it. */
   messages: Messages;
+  /** Every other text VS Code renders goes through it; it remembers the questions put to the person. */
+  ui: Ui;
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
@@ -90,18 +93,19 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const keys = new KeyStore(context.secrets);
   const log = channelLogger(channel, () => keys.known());
   const messages = new Messages();
+  const ui = new Ui();
   const session = new Session(context, keys, log, messages);
   // The Git extension is looked up in the background: activation does not wait for it.
   const git = new GitAccess(log);
   const views = new JobViews(session, git);
-  const statusBar = new JobsStatusBar(session);
+  const statusBar = new JobsStatusBar(session, ui);
   const notifier = new Notifier(messages);
   const setup = new SetupProgress(session, keys, context.globalState);
-  const previews = new PreviewManager(log);
+  const previews = new PreviewManager(log, ui);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
-  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git };
+  const deps: Deps = { context, session, keys, log, channel, messages, ui, reveal: (node) => views.reveal(node), setup, previews, composer, git };
 
   context.subscriptions.push(
     channel,
@@ -129,7 +133,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, previews, values, setup, composer, git, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, ui, previews, values, setup, composer, git, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {

@@ -12,6 +12,7 @@ import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
 import type { Session } from './session';
 import type { JobNode } from './tree/jobsTree';
+import type { Ui } from './ui';
 import type { SetupProgress } from './walkthrough';
 
 export interface Deps {
@@ -22,6 +23,8 @@ export interface Deps {
   channel: vscode.LogOutputChannel;
   /** The one way to show a message: it makes whatever the text quotes safe (no links). */
   messages: Messages;
+  /** The one way to every other text VS Code renders (progress, input boxes, quick picks, dialogs, the status bar). */
+  ui: Ui;
   reveal: (node: JobNode) => void;
   /** The walkthrough's progress (a publish completes its last step). */
   setup: SetupProgress;

@@ -8,7 +8,7 @@
  * whatever a message quotes, nothing in it can be clicked. The raw values go to the log only.
  */
 import * as vscode from 'vscode';
-import { forMessage } from '../core/untrusted';
+import { forMessage, forMessageLines } from '../core/untrusted';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -18,12 +18,10 @@ export interface ShownMessage {
   text: string;
   detail?: string;
   items: string[];
+  /** A modal dialog: it waits for an answer. */
+  modal?: boolean;
 }
 
-/** A modal's detail keeps its line breaks; each line is made safe as a message is. */
-function safeDetail(detail: string): string {
-  return detail.split('\n').map(forMessage).join('\n');
-}
 
 export class Messages {
   /** The last 50 messages shown, oldest first. */
@@ -48,8 +46,8 @@ export class Messages {
 
   private show(severity: Severity, text: string, options: vscode.MessageOptions | undefined, items: string[]): Thenable<string | undefined> {
     const safe = forMessage(text);
-    const safeOptions = options?.detail === undefined ? options : { ...options, detail: safeDetail(options.detail) };
-    this.recent.push({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items });
+    const safeOptions = options?.detail === undefined ? options : { ...options, detail: forMessageLines(options.detail) };
+    this.recent.push({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items, ...(options?.modal === true ? { modal: true } : {}) });
     if (this.recent.length > 50) this.recent.shift();
     const window = vscode.window;
     switch (severity) {

@@ -30,7 +30,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       requireService(deps);
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'create' } };
       const opened = await composer.open(address, header(address.request), contextOf(editorFor(uri, composer)));
-      if (opened.continued) vscode.window.setStatusBarMessage(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
+      if (opened.continued) deps.ui.statusMessage(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
       return opened.editor.document.uri;
     }),
     command('docsAdmin.agentJob.sendFollowUp', deps, async (node: unknown) => {
@@ -47,7 +47,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const document = composerDocument(composer, uri);
       const key = document.uri.toString();
       if (sending.has(key)) {
-        vscode.window.setStatusBarMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
+        deps.ui.statusMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
         return { outcome: 'cancelled' } satisfies SendOutcome;
       }
       sending.add(key);
@@ -146,7 +146,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
   deps.log.trace(`Prompt: ${prompt}`);
   let job: AgentJob;
   try {
-    job = await vscode.window.withProgress(
+    job = await deps.ui.progress(
       { location: vscode.ProgressLocation.Notification, title: request.kind === 'create' ? vscode.l10n.t('Sending the prompt to the agent…') : vscode.l10n.t('Sending the follow-up to agent job {0}…', request.jobId) },
       // No cancel: once sent, a request cannot be taken back, only left unanswered.
       () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0 }),
@@ -187,6 +187,6 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
   await composer.discard(document.uri);
   deps.reveal({ key: jobKey({ kind: 'agent', id: job.id }), kind: 'agent' });
   if (request.kind === 'create') await deps.setup.markAgentAsked();
-  vscode.window.setStatusBarMessage(request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', forMessage(job.id)) : vscode.l10n.t('Agent job {0} took the follow-up.', forMessage(job.id)), 5000);
+  deps.ui.statusMessage(request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', forMessage(job.id)) : vscode.l10n.t('Agent job {0} took the follow-up.', forMessage(job.id)), 5000);
   return { outcome: request.kind === 'create' ? 'created' : 'sent', jobId: job.id };
 }

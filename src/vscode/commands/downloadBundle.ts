@@ -60,7 +60,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       let target = args.target;
       let replace = args.replace === true;
       if (target === undefined) {
-        const uri = await vscode.window.showSaveDialog({
+        const uri = await deps.ui.saveDialog({
           title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
           defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
           filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
@@ -76,7 +76,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const config = readConfig();
       const network = deps.session.network;
       const [{ downloadBundle }, { verifyArchive }] = await Promise.all([import('../../core/bundle/download/download.js'), import('../../core/bundle/extract/verify.js')]);
-      const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
+      const result = await withCancellableProgress(deps.ui, vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
         let shown = 0;
         return downloadBundle({
           target: chosen,

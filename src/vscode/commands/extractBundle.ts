@@ -59,7 +59,7 @@ export function register(deps: Deps): vscode.Disposable[] {
           }
           if (choice !== chooseFile) return undefined;
         }
-        const picked = await vscode.window.showOpenDialog({
+        const picked = await deps.ui.openDialog({
           title: vscode.l10n.t('Docs Admin: extract a bundle'),
           canSelectFiles: true,
           canSelectMany: false,
@@ -76,7 +76,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       let folder = args.folder;
       let replace = args.replace === true;
       if (folder === undefined) {
-        const parent = await vscode.window.showOpenDialog({
+        const parent = await deps.ui.openDialog({
           title: vscode.l10n.t('Extract {0} into a new folder "{1}" in…', basename(source), folderNameFor(source)),
           defaultUri: vscode.Uri.file(dirname(source)),
           canSelectFiles: false,
@@ -101,7 +101,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const target = folder;
       const config = readConfig();
       const { extractBundle } = await import('../../core/bundle/extract/extract.js');
-      const summary = await withCancellableProgress(vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
+      const summary = await withCancellableProgress(deps.ui, vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
         let last = 0;
         return extractBundle(source, target, {
           ...config.extract,

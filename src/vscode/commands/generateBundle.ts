@@ -11,7 +11,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
       if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be generated once it has.'));
-      const link = await vscode.window.withProgress(
+      const link = await deps.ui.progress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Generating the bundle link…') },
         () => job.links.regenerate(job.id),
       );

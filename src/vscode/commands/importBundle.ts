@@ -36,7 +36,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (!base.ok) throw new Error(vscode.l10n.t('{0} cannot be used: {1}.', 'docsAdmin.airGapped.bundleBaseUrl', base.reason));
       let file = args.file;
       if (file === undefined) {
-        const picked = await vscode.window.showOpenDialog({
+        const picked = await deps.ui.openDialog({
           title: vscode.l10n.t('Docs Admin: import a bundle file'),
           canSelectMany: false,
           filters: { [vscode.l10n.t('Docs bundle')]: ['gz', 'tgz', 'zip'] },
@@ -70,7 +70,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
       deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
       if (args.rollout !== false) {
-        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, deps, signal));
+        await withCancellableProgress(deps.ui, vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, deps, signal));
       }
       const where = vscode.workspace.asRelativePath(uri);
       void deps.messages.info(

@@ -12,7 +12,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const keys = await knownKeys(deps.keys);
       const value =
         given ??
-        (await vscode.window.showInputBox({
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: track an agent job'),
           prompt: vscode.l10n.t('The job id, or a URL that contains it'),
           ignoreFocusOut: true,
@@ -32,7 +32,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const service = requireService(deps);
       const value =
         given ??
-        (await vscode.window.showInputBox({
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: start a static export'),
           prompt: vscode.l10n.t('The domain of the docs site (a bare host name)'),
           placeHolder: 'docs.example.com',
@@ -65,7 +65,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const job = requireService(deps).get(node.key);
       if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       await vscode.env.clipboard.writeText(job.id);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job id {0}', job.id), 3000);
+      deps.ui.statusMessage(vscode.l10n.t('Copied job id {0}', job.id), 3000);
       return job.id;
     }),
     command('docsAdmin.job.stopTracking', deps, async (node: unknown) => {

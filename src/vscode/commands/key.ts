@@ -37,7 +37,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const env = deps.session.environment;
       const value =
         given ??
-        (await vscode.window.showInputBox({
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: admin key for "{0}"', env.name),
           prompt: vscode.l10n.t('From the dashboard: organization settings → API keys. Stored in the system keychain only.'),
           password: true,

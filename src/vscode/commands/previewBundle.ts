@@ -27,7 +27,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       } else if (typeof node === 'object' && node !== null && typeof (node as { folder?: unknown }).folder === 'string') {
         folder = (node as { folder: string }).folder;
       } else {
-        const picked = await vscode.window.showOpenDialog({
+        const picked = await deps.ui.openDialog({
           title: vscode.l10n.t('Docs Admin: preview an extracted bundle'),
           canSelectFiles: false,
           canSelectFolders: true,
@@ -43,7 +43,7 @@ export function register(deps: Deps): vscode.Disposable[] {
     command('docsAdmin.preview.stop', deps, async () => {
       const running = previews.list();
       if (running.length <= 1) return previews.stop();
-      const picked = await vscode.window.showQuickPick(
+      const picked = await deps.ui.quickPick(
         [{ label: vscode.l10n.t('Stop all'), folder: undefined as string | undefined }, ...running.map((r) => ({ label: r.label, description: r.url, detail: r.folder, folder: r.folder }))],
         { title: vscode.l10n.t('Docs Admin: stop a bundle preview') },
       );

@@ -44,7 +44,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const typed =
         args.domain ??
         known ??
-        (await vscode.window.showInputBox({
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: publish a static export'),
           prompt: vscode.l10n.t('The domain of the docs site to export and roll out'),
           value: deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
@@ -65,7 +65,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
       const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
       let observed: string | undefined;
-      const result = await withCancellableProgress(vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
+      const result = await withCancellableProgress(deps.ui, vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
         let shown = 0;
         return publish({
           client,

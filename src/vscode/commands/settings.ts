@@ -15,7 +15,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         const r = checkProjectId(v, keys);
         return r.ok ? undefined : r.reason;
       };
-      const value = given ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Docs Admin: project id for "{0}"', env.name), value: env.projectId, ignoreFocusOut: true, validateInput: validate }));
+      const value = given ?? (await deps.ui.inputBox({ title: vscode.l10n.t('Docs Admin: project id for "{0}"', env.name), value: env.projectId, ignoreFocusOut: true, validateInput: validate }));
       if (value === undefined) return false;
       const checked = checkProjectId(value, keys);
       if (!checked.ok) throw new Error(checked.reason);
@@ -29,7 +29,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         const r = checkBaseUrl(v);
         return r.ok ? undefined : r.reason;
       };
-      const value = given ?? (await vscode.window.showInputBox({
+      const value = given ?? (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: admin API base URL for "{0}"', env.name),
           value: env.baseUrl,
           placeHolder: 'https://api.example.com',
@@ -54,12 +54,12 @@ export function register(deps: Deps): vscode.Disposable[] {
           detail: e.projectId === '' ? vscode.l10n.t('no project id') : vscode.l10n.t('project {0}', e.projectId),
         }));
         items.push({ id: '+add', label: `$(add) ${vscode.l10n.t('Add Environment…')}`, description: vscode.l10n.t('another base URL, project id and key') });
-        const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Docs Admin: switch environment'), ignoreFocusOut: true });
+        const picked = await deps.ui.quickPick(items, { title: vscode.l10n.t('Docs Admin: switch environment'), ignoreFocusOut: true });
         if (picked === undefined) return false;
         id = picked.id;
       }
       if (id === '+add') {
-        const name = await vscode.window.showInputBox({
+        const name = await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: new environment name'),
           placeHolder: vscode.l10n.t({ message: 'staging', comment: 'An example of an environment name' }),
           validateInput: checkEnvironmentName,

@@ -30,7 +30,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (uri === undefined) return undefined;
       let version = args.version ?? undefined;
       if (args.version === undefined) {
-        const typed = await vscode.window.showInputBox({
+        const typed = await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: pin {0} (optional)', 'staticExport.version'),
           prompt: vscode.l10n.t('Leave empty to keep the file\'s version as it is'),
           ignoreFocusOut: true,

@@ -4,6 +4,7 @@ import { shelfRows, type ShelfRow } from '../../core/bundle/shelf/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
 import type { Session } from '../session';
+import { markdownLines } from '../ui';
 
 /** A row: plain data, the job's key. `getTreeItem` builds what it shows. */
 export interface JobNode {
@@ -94,11 +95,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
       if (local !== undefined) item.description = `${p.description} · ${local}`;
       item.contextValue = withReviewTokens(p.contextValue, job.snapshot.source.ref);
     }
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.isTrusted = false;
-    tooltip.appendMarkdown(`**${escapeMarkdown(p.label)}**\n\n`);
-    for (const line of p.details) tooltip.appendMarkdown(`${escapeMarkdown(line)}  \n`);
-    item.tooltip = tooltip;
+    item.tooltip = markdownLines(p.label, p.details);
     item.accessibilityInformation = { label: `${p.label}, ${p.description}` };
     return item;
   }
@@ -129,8 +126,4 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     this.subscription.dispose();
     this.emitter.dispose();
   }
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ValuesProblemCode } from '../../core/deploy/diagnose';
 import { PRODUCT_NAME, readConfig } from '../config';
 import { formatDuration } from '../../core/format';
+import { untrustedMarkdown } from '../ui';
 
 const SOURCE = PRODUCT_NAME;
 export const REGENERATE_COMMAND = 'docsAdmin.values.regenerate';
@@ -105,9 +106,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     if (info === undefined) return undefined;
     const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.end));
     if (!range.contains(position)) return undefined;
-    const text = new vscode.MarkdownString(
-      `${hoverHeadline(info.timeLeftMs, Date.now())}\n\n${vscode.l10n.t('The deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.')}`,
-    );
+    const text = untrustedMarkdown(`${hoverHeadline(info.timeLeftMs, Date.now())}\n\n${vscode.l10n.t('The deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.')}`);
     return new vscode.Hover(text, range);
   }
 
