@@ -39,9 +39,12 @@ export class Messages {
     return this.show('info', text, undefined, items);
   }
 
-  /** With options: a modal, or a detail line. */
+  /**
+   * With options: a modal, or a detail line. A question the workbench would not show (VS Code
+   * refuses modal dialogs in an extension test host) is a question not answered: `undefined`.
+   */
   ask(severity: Severity, text: string, options: vscode.MessageOptions, ...items: string[]): Thenable<string | undefined> {
-    return this.show(severity, text, options, items);
+    return this.show(severity, text, options, items).then(undefined, () => undefined);
   }
 
   private show(severity: Severity, text: string, options: vscode.MessageOptions | undefined, items: string[]): Thenable<string | undefined> {

@@ -30,10 +30,12 @@ const WATCHED = [
 /** Where a rendered link could run a command: notifications, the quick input's message, dialogs. */
 const LINKS = '.notification-list-item a[href], .quick-input-widget .quick-input-message a[href], .monaco-dialog-box a[href]';
 
-/** What the suite reads: every text and link seen so far, oldest first. */
+/** What the suite reads: every text and link seen so far, oldest first, and what asks for an answer now. */
 export interface Screen {
   texts: string[];
   links: { href: string; text: string }[];
+  /** Open at the last reading: a quick input (an input box, a quick pick, a file dialog in a web window), a modal dialog. */
+  now: { quickInput: boolean; dialog: boolean; notificationCentre: boolean; notifications: number };
 }
 
 /** What the suite asks the hands to do, in order. */
@@ -43,6 +45,7 @@ export type HandsAction = { press: string } | { type: string };
 export function watchScreen(page: Page, file: string): () => Promise<void> {
   const seen = new Set<string>();
   const links = new Map<string, { href: string; text: string }>();
+  let now: Screen['now'] = { quickInput: false, dialog: false, notificationCentre: false, notifications: 0 };
   let stopped = false;
   const act = async () => {
     const hands = `${file}.hands`;
@@ -75,9 +78,17 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
       links.set(key, link);
       grew = true;
     }
+    const open: Screen['now'] = {
+      quickInput: (await page.locator('.quick-input-widget:visible').count().catch(() => 0)) > 0,
+      dialog: (await page.locator('.monaco-dialog-box:visible').count().catch(() => 0)) > 0,
+      notificationCentre: (await page.locator('.notifications-center:visible').count().catch(() => 0)) > 0,
+      notifications: await page.locator('.notification-list-item:visible').count().catch(() => 0),
+    };
+    if (JSON.stringify(open) !== JSON.stringify(now)) grew = true;
+    now = open;
     // Written whole, then renamed: the suite never reads half a file.
     if (grew) {
-      const screen: Screen = { texts: [...seen], links: [...links.values()] };
+      const screen: Screen = { texts: [...seen], links: [...links.values()], now };
       writeFileSync(`${file}.partial`, JSON.stringify(screen));
       renameSync(`${file}.partial`, file);
     }

@@ -3,11 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, fromCode, internals, waitFor } from './support';
 
 describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the simulator)', function () {
   this.timeout(60_000);
@@ -22,6 +21,14 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   };
   const posts = () => sim.requests.filter((r) => r.route === 'agent.create' || r.route === 'agent.message');
 
+  /** What the composer's CodeLens hands its command, as a click on it would. */
+  async function lens(draft: vscode.Uri, command: 'docsAdmin.agent.send' | 'docsAdmin.agent.discardDraft'): Promise<unknown[]> {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', draft);
+    const found = lenses.find((l) => l.command?.command === command);
+    assert.ok(found?.command?.arguments, `the ${command} CodeLens`);
+    return found.command.arguments as unknown[];
+  }
+
   async function type(text: string): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor && api.composer.addressOf(editor.document.uri), 'the composer is the active editor');
@@ -34,7 +41,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: 3_000_000 } });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ask-it-'));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 2 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok' && api.session.client !== undefined);
@@ -66,8 +73,9 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.ok(text.includes('Page: docs/guide/install.mdx\nSelected lines 3-4:\n3 | Run the installer.\n4 | <Note>Needs admin rights.</Note>\n'), text);
     await type('Say which rights, and link the admin guide.');
     sim.clearRequests();
-    // Ctrl+Enter twice in a row: one job.
-    const [sent, twice] = await Promise.all([vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send'), vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send')]);
+    // Send clicked twice in a row: one job.
+    const send = await lens(draft, 'docsAdmin.agent.send');
+    const [sent, twice] = await Promise.all([vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...send), vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...send)]);
     assert.deepEqual(twice, { outcome: 'cancelled' });
     assert.equal(posts().length, 1);
     assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
@@ -89,7 +97,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const job = sim.addAgentJob({ durationMs: 2_000_000, createdAt: sim.now() - 3_000_000 });
     const id = String(job.id);
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
     const before = api.notifier.recent.length;
     const node = row(id);
@@ -97,7 +105,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agentJob.sendFollowUp', node);
     assert.deepEqual(api.composer.addressOf(draft)?.request, { kind: 'message', jobId: id });
     await type('Also fix the title.');
-    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.deepEqual(sent, { outcome: 'sent', jobId: id });
     assert.deepEqual(sim.agentPrompts(id), ['Also fix the title.']);
     assert.match(description(id) ?? '', /^active/, 'active again at once');
@@ -112,7 +120,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     sim.setAgentDefaults({ hourlyLimit: 0 });
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     await type('Rewrite the FAQ intro.\nKeep it short.');
-    const limited = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    const limited = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.equal(limited?.outcome, 'rateLimited');
     assert.match(limited.outcome === 'rateLimited' ? limited.message : '', /limit was hit .*Try again after \d\d:\d\d/);
     assert.equal(posts().length, 1);
@@ -132,13 +140,13 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     // A 5xx: the job may exist; the draft is kept and marked, so a second send asks first.
     sim.setAgentDefaults({ hourlyLimit: 100 });
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
-    const unsure = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    const unsure = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.equal(unsure?.outcome, 'mayHaveArrived');
     assert.match(unsure.outcome === 'mayHaveArrived' ? unsure.message : '', /may have been created anyway/);
     assert.equal(posts().length, 2, 'sent once, not resent');
     assert.ok(api.composer.wasMaybeSent(draft));
     assert.ok(existsSync(draft.fsPath));
-    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', ...(await lens(draft, 'docsAdmin.agent.discardDraft')));
     assert.equal(existsSync(draft.fsPath), false);
     assert.equal(api.composer.wasMaybeSent(draft), false);
   });

@@ -11,6 +11,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 interface Screen {
   texts: string[];
   links: { href: string; text: string }[];
+  now: { quickInput: boolean; dialog: boolean; notificationCentre: boolean; notifications: number };
 }
 
 function screenFile(): string {
@@ -21,7 +22,12 @@ function screenFile(): string {
 
 function screen(): Screen {
   const file = screenFile();
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Screen) : { texts: [], links: [] };
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Screen) : { texts: [], links: [], now: { quickInput: false, dialog: false, notificationCentre: false, notifications: 0 } };
+}
+
+/** What asks the person for an answer on screen now (as of the host's last reading, at most 200 ms old). */
+export function openOnScreen(): Screen['now'] {
+  return screen().now;
 }
 
 /** Every text shown so far (whitespace collapsed), oldest first. */

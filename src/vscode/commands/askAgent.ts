@@ -6,13 +6,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentRequest } from '../../core/agent/ask';
+import { isBlankPrompt, type AgentRequest } from '../../core/agent/ask';
 import type { DraftAddress } from '../../core/agent/drafts';
 import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
 import type { AgentJob } from '../../core/api/types';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { forMessage } from '../../core/untrusted';
 import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { isFromCode } from '../fromCode';
 import type { PromptComposer } from '../composer';
 
 /** What a send came to (the tests read it). */
@@ -34,7 +35,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       return opened.editor.document.uri;
     }),
     command('docsAdmin.agentJob.sendFollowUp', deps, async (node: unknown) => {
-      if (!isJobNode(node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
+      if (!isJobNode(deps, node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
       const job = requireService(deps).get(node.key);
       if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'message', jobId: job.id } };
@@ -43,8 +44,8 @@ export function register(deps: Deps): vscode.Disposable[] {
       const opened = await composer.open(address, header(address.request), editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
       return opened.editor.document.uri;
     }),
-    command('docsAdmin.agent.send', deps, async (uri?: unknown) => {
-      const document = composerDocument(composer, uri);
+    command('docsAdmin.agent.send', deps, async (target?: unknown) => {
+      const { document, asked } = composerDocument(composer, target);
       const key = document.uri.toString();
       if (sending.has(key)) {
         deps.ui.statusMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
@@ -52,13 +53,19 @@ export function register(deps: Deps): vscode.Disposable[] {
       }
       sending.add(key);
       try {
+        if (!asked && !(await confirmSend(deps, composer, document))) return { outcome: 'cancelled' } satisfies SendOutcome;
         return await send(deps, composer, document);
       } finally {
         sending.delete(key);
       }
     }),
-    command('docsAdmin.agent.discardDraft', deps, async (uri?: unknown) => {
-      const document = composerDocument(composer, uri);
+    command('docsAdmin.agent.discardDraft', deps, async (target?: unknown) => {
+      const { document, asked } = composerDocument(composer, target);
+      if (!asked) {
+        const discard = vscode.l10n.t('Discard');
+        const choice = await deps.messages.ask('warning', vscode.l10n.t('Discard this prompt draft? Its text is deleted.'), { modal: true }, discard);
+        if (choice !== discard) return false;
+      }
       await composer.discard(document.uri);
       return true;
     }),
@@ -66,7 +73,7 @@ export function register(deps: Deps): vscode.Disposable[] {
 }
 
 function header(request: AgentRequest): string {
-  const how = vscode.l10n.t('Send: Ctrl+Enter (Cmd+Enter on macOS) or "Send" above. Closing this tab sends nothing; the draft is kept. This line is not sent.');
+  const how = vscode.l10n.t('Send: "Send" above, or Ctrl+Enter (Cmd+Enter on macOS), which asks first. Closing this tab sends nothing; the draft is kept. This line is not sent.');
   return request.kind === 'create' ? `${vscode.l10n.t('Ask the agent for a change.')} ${how}` : `${vscode.l10n.t('A follow-up instruction to agent job {0}.', request.jobId)} ${how}`;
 }
 
@@ -102,11 +109,32 @@ function contextOf(editor: vscode.TextEditor | undefined): string {
   });
 }
 
-function composerDocument(composer: PromptComposer, uri: unknown): vscode.TextDocument {
-  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-  const document = target === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
+/**
+ * The composer a Send or Discard is for, and whether the person already asked for it there: its
+ * Send or Discard CodeLens hands a token only the composer makes (and code may name the draft:
+ * `fromCode({ uri })`). Ctrl+Enter, the title bar and the palette hand nothing but, at most, a
+ * Uri, which a link can hand too (`{"$mid":1,…}` becomes a Uri), so they ask first.
+ */
+function composerDocument(composer: PromptComposer, target: unknown): { document: vscode.TextDocument; asked: boolean } {
+  const fromLens = composer.draftOfToken(target);
+  const given = isFromCode(target) ? (target as { uri?: unknown }).uri : undefined;
+  const named = fromLens ?? (given instanceof vscode.Uri ? given : undefined);
+  const uri = named ?? (target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri);
+  const document = uri === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (document === undefined || composer.addressOf(document.uri) === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
-  return document;
+  return { document, asked: named !== undefined };
+}
+
+/** Asks before sending (a keystroke, the title bar or a link): where it goes, and how it starts. */
+async function confirmSend(deps: Deps, composer: PromptComposer, document: vscode.TextDocument): Promise<boolean> {
+  const address = composer.addressOf(document.uri);
+  const prompt = await composer.promptOf(document);
+  // Nothing to send: the send says so, with nothing to confirm.
+  if (isBlankPrompt(prompt)) return true;
+  const send = vscode.l10n.t('Send');
+  const question = address?.request.kind === 'message' ? vscode.l10n.t('Send this follow-up to agent job {0}?', address.request.jobId) : vscode.l10n.t('Send this prompt to the agent? It creates an agent job.');
+  const shown = prompt.length > 300 ? `${prompt.slice(0, 300)}…` : prompt;
+  return (await deps.messages.ask('info', question, { modal: true, detail: shown }, send)) === send;
 }
 
 function environmentName(id: string): string {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
+import { command, type Deps, optionsFromCode, rowOrNone } from '../commandToolkit';
 import { exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
@@ -52,8 +52,8 @@ export interface DownloadArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, given?: DownloadArgs): Promise<DownloadResult | undefined> => {
-      const args = optionsFromCode(given, 'docsAdmin.export.downloadBundle');
-      const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
+      const args = optionsFromCode(deps, given, 'docsAdmin.export.downloadBundle');
+      const key: JobKey | undefined = rowOrNone(deps, node, 'docsAdmin.export.downloadBundle')?.key ?? (await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle')));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
       if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be downloaded once it has.'));
@@ -109,7 +109,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const extract = vscode.l10n.t('Extract…');
       const reveal = vscode.l10n.t('Reveal');
       void deps.messages.info(vscode.l10n.t('Bundle saved: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
-        if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
+        if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', deps.nodes.of(key, 'export'));
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
       });
       return result;

@@ -25,7 +25,7 @@ export interface ImportArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.bundle.import', deps, async (given?: ImportArgs) => {
-      const args = optionsFromCode(given, 'docsAdmin.bundle.import');
+      const args = optionsFromCode(deps, given, 'docsAdmin.bundle.import');
       const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
       if (bundleDirectory === '' || bundleBaseUrl === '') {
         throw new Error(

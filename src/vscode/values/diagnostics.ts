@@ -39,6 +39,8 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
   private readonly lensEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensEmitter.event;
   private timer: NodeJS.Timeout | undefined;
+  /** What the quick fix and the CodeLens hand their command: made here, checked by identity (a link's JSON is never one). */
+  private readonly tokens = new WeakMap<object, vscode.Uri>();
   /** The rules (and the YAML parser under them), loaded when the first values file shows up. */
   private rules: Promise<typeof import('../../core/deploy/diagnose.js')> | undefined;
 
@@ -64,6 +66,17 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
       this.refresh();
       this.schedule();
     }, 60_000);
+  }
+
+  /** The values file a quick fix's or a CodeLens's token stands for; undefined for anything else. */
+  fileOfToken(value: unknown): vscode.Uri | undefined {
+    return typeof value === 'object' && value !== null ? this.tokens.get(value) : undefined;
+  }
+
+  private token(uri: vscode.Uri): object {
+    const token = { valuesFile: uri.toString() };
+    this.tokens.set(token, uri);
+    return token;
   }
 
   refresh(): void {
@@ -119,7 +132,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     const expired = info.timeLeftMs !== undefined && info.timeLeftMs <= 0;
     return [
       new vscode.CodeLens(range, { title: `${expired ? '$(error)' : '$(clock)'} ${lensTitle(info.timeLeftMs)}`, command: '' }),
-      new vscode.CodeLens(range, { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [document.uri] }),
+      new vscode.CodeLens(range, { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [this.token(document.uri)] }),
     ];
   }
 
@@ -129,7 +142,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     const fix = new vscode.CodeAction(regenerateTitle(), ValuesDiagnostics.fixKind);
     fix.diagnostics = ours;
     fix.isPreferred = true;
-    fix.command = { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [document.uri] };
+    fix.command = { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [this.token(document.uri)] };
     return [fix];
   }
 

@@ -1,0 +1,203 @@
+/**
+ * Issue 27, finding 3 (and the FROM_CODE mark of finding 6): every command contributed in
+ * package.json, run with what a `[label](command:<id>?<args>)` link can hand it (a plain JSON
+ * object shaped like a tree row and a command's options, a Uri (`{"$mid":1,…}` becomes one), a
+ * string, nothing, an object marked with `Symbol.for('docsAdmin.fromCode')`, which anyone can
+ * make), does nothing a person did not answer for: it is refused, or it asks (an input box, a
+ * quick pick, a dialog), and the question dismissed, nothing has changed: settings, the key, the
+ * tracked jobs, the files, the previews, the clipboard, the draft, the requests that change
+ * something. Questions are dismissed in the window as a person would (Escape on a dialog).
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { DocsAdminInternals } from '../../src/extension';
+import type { SendOutcome } from '../../src/vscode/commands/askAgent';
+import { Simulator } from '../simulator';
+import { hands, openOnScreen } from './screen';
+import { configure, EXTENSION_ID, fromCode, internals, waitFor } from './support';
+
+const SECRET = 'docsAdmin.adminKey.default';
+const EVIL = 'https://evil.example/job/e-evil';
+
+describe('every command, run as a link would run it, does nothing without a question answered', function () {
+  this.timeout(120_000);
+  let sim: Simulator;
+  let api: DocsAdminInternals;
+  let dir: string;
+  let exportId: string;
+  let agentId: string;
+  let values: vscode.Uri;
+  let draft: vscode.Uri;
+  let hostile: { what: string; args: unknown[] }[];
+
+  const commands = () => (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const row = (key: string) => [...api.agentTree.getChildren(), ...api.exportTree.getChildren()].find((n) => n.key === key);
+
+  /** Everything a command could change that a person would miss, or not want changed behind their back. */
+  async function snapshot(): Promise<Record<string, unknown>> {
+    const config = vscode.workspace.getConfiguration('docsAdmin');
+    const files = (folder: string): string[] =>
+      readdirSync(folder, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(folder, e.name)).map((f) => `${e.name}/${f}`) : [`${e.name} ${statSync(join(folder, e.name)).size} ${statSync(join(folder, e.name)).mtimeMs}`]));
+    return {
+      settings: ['baseUrl', 'projectId', 'environments', 'deploymentType', 'rollout.command'].map((k) => JSON.stringify(config.inspect(k)?.globalValue ?? null)),
+      environment: api.session.environment.id,
+      key: await api.secrets.get(SECRET),
+      jobs: (api.session.service?.list() ?? []).map((j) => `${j.kind}:${j.id}`).sort(),
+      shelf: JSON.stringify(api.session.shelf?.get(exportId) ?? null),
+      previews: api.previews.list().map((p) => p.folder),
+      files: files(dir).sort(),
+      values: readFileSync(values.fsPath, 'utf8'),
+      draft: existsSync(draft.fsPath) ? readFileSync(draft.fsPath, 'utf8') : null,
+      changes: sim.requests.filter((r) => r.method === 'POST').map((r) => r.route),
+      clipboard: await Promise.resolve(vscode.env.clipboard.readText()).catch(() => '(unreadable)'),
+    };
+  }
+
+  /** Runs the command; whatever it asks is dismissed as a person would. Resolves whether it asked. */
+  async function runAndDismiss(id: string, args: unknown[]): Promise<boolean> {
+    let settled = false;
+    const running = Promise.resolve(vscode.commands.executeCommand(id, ...args)).then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await waitFor(`${id}: settled or asking`, async () => {
+      await sleep(20);
+      return settled || openOnScreen().quickInput || openOnScreen().dialog;
+    }, 1_000).catch(() => undefined);
+    let asked = false;
+    for (const until = Date.now() + 15_000; !settled; await sleep(100)) {
+      if (Date.now() > until) assert.fail(`${id} neither ended nor asked anything that could be dismissed`);
+      asked = true;
+      const open = openOnScreen();
+      if (open.dialog) await hands({ press: 'Escape' });
+      else if (open.quickInput) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      // A notification waiting for a button (a question too): closing it answers nothing.
+      else await vscode.commands.executeCommand('notifications.clearAll');
+      await sleep(250);
+    }
+    await running;
+    return asked;
+  }
+
+  before(async () => {
+    sim = await Simulator.start({ timeScale: 1_000 });
+    api = await internals();
+    dir = mkdtempSync(join(tmpdir(), 'docs-admin-args-it-'));
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
+    await configure({
+      baseUrl: sim.baseUrl,
+      projectId: sim.projectId,
+      environments: [{ name: 'other', baseUrl: 'https://evil.example', projectId: 'evil' }],
+      // A rollout that would leave a mark: a publish run by a link must never get this far.
+      'rollout.command': `"${process.execPath}" -e "require('fs').writeFileSync(process.argv[1], 'rolled out')" ${join(dir, 'ROLLED-OUT')}`,
+    });
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
+    await waitFor('the ok state', () => api.session.state === 'ok');
+    // A completed export, downloaded and extracted (its rows under the job), with a values file that points at it.
+    exportId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
+    await api.session.service?.trackExportJob(exportId);
+    await waitFor('the completed export', () => api.session.service?.get(`export:${exportId}`)?.snapshot?.status === 'completed');
+    await waitFor('the export row', () => row(`export:${exportId}`) !== undefined);
+    const archive = join(dir, 'bundle.tar.gz');
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', row(`export:${exportId}`), fromCode({ target: archive })));
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', row(`export:${exportId}`), fromCode({ folder: join(dir, 'site') })));
+    values = vscode.Uri.file(join(dir, 'values.yaml'));
+    writeFileSync(values.fsPath, 'staticExport:\n  enabled: false\n');
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.values.update', row(`export:${exportId}`), fromCode({ uri: values, version: null })));
+    // A completed agent job with a pull request.
+    agentId = String(sim.addAgentJob({ durationMs: 1_000, createdAt: sim.now() - 60_000 }).id);
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: agentId }));
+    await waitFor('the agent row, with its pull request', () => {
+      const job = api.session.service?.get(`agent:${agentId}`);
+      return job?.kind === 'agent' && typeof job.snapshot?.prLink === 'string' && row(`agent:${agentId}`) !== undefined;
+    });
+    // A draft with text, the active editor (what a link to Send or Discard would act on).
+    draft = (await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask'))!;
+    const editor = vscode.window.activeTextEditor!;
+    // Below the header line, only what is typed here (whatever a draft of another suite held).
+    assert.ok(await editor.edit((e) => e.replace(new vscode.Range(1, 0, editor.document.lineCount, 0), 'Half a thought, not ready to go')));
+    await editor.document.save();
+    const fields = { folder: dir, archive, file: archive, target: join(dir, 'victim.tar.gz'), replace: true, domain: 'docs.acme.dev', confirmed: true, key: sim.key, value: EVIL, version: 'v666', rollout: true };
+    hostile = [
+      { what: 'nothing', args: [] },
+      { what: 'a JSON export row with options', args: [JSON.parse(JSON.stringify({ ...fields, key: `export:${exportId}`, kind: 'export', part: 'folder' }))] },
+      { what: 'a JSON agent row', args: [JSON.parse(JSON.stringify({ key: `agent:${agentId}`, kind: 'agent', confirmed: true }))] },
+      { what: 'JSON options after nothing', args: [null, JSON.parse(JSON.stringify({ ...fields, uri: values.toJSON() as unknown }))] },
+      { what: 'a JSON export row, then JSON options', args: [JSON.parse(JSON.stringify({ key: `export:${exportId}`, kind: 'export' })), JSON.parse(JSON.stringify(fields))] },
+      { what: 'options marked with Symbol.for (anyone can make that mark)', args: [{ [Symbol.for('docsAdmin.fromCode')]: true, ...fields, uri: values }] },
+      { what: 'nothing, then options marked with Symbol.for', args: [undefined, { [Symbol.for('docsAdmin.fromCode')]: true, ...fields, uri: values }] },
+      { what: 'a Uri of a folder ({"$mid":1,…})', args: [vscode.Uri.file(dir)] },
+      { what: 'a Uri of the values file', args: [values] },
+      { what: 'a Uri of the draft', args: [draft] },
+      { what: 'a URL', args: [EVIL] },
+      { what: 'an environment id', args: ['env:other'] },
+    ];
+  });
+
+  after(async () => {
+    await api.previews.stop();
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    if (existsSync(draft.fsPath)) await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
+    await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
+    await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'rollout.command': undefined });
+    await sim.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('walks every command package.json contributes', () => {
+    assert.ok(commands().length >= 35, `${commands().length} commands`);
+  });
+
+  for (const id of ((): string[] => {
+    // The list is read here, before the suite runs, from the manifest this suite ships with.
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+    return manifest.contributes.commands.map((c) => c.command);
+  })()) {
+    it(`${id}: whatever a link hands it, nothing changes without a question answered`, async () => {
+      for (const { what, args } of hostile) {
+        // Send and Discard act on the active composer: make it the draft, as a person writing would have it.
+        if (id.startsWith('docsAdmin.agent.') && existsSync(draft.fsPath)) await vscode.window.showTextDocument(draft);
+        const before = await snapshot();
+        const asked = await runAndDismiss(id, args);
+        const after = await snapshot();
+        await api.previews.stop();
+        assert.deepEqual(after, before, `${id} given ${what} changed something ${asked ? 'though the question was dismissed' : 'without asking'}`);
+      }
+      await vscode.commands.executeCommand('notifications.clearAll');
+    });
+  }
+
+  it('a link cannot name a row by its tree handle: the items\' ids hold this installation\'s secret', () => {
+    const node = row(`export:${exportId}`);
+    assert.ok(node);
+    const id = api.exportTree.getTreeItem(node).id ?? '';
+    assert.ok(id.endsWith(`/export:${exportId}`) && id.length > `/export:${exportId}`.length + 10, id);
+  });
+
+  it('Send with no argument (Ctrl+Enter, the title bar, a link) asks first, showing where the prompt goes and what it says; Send from its CodeLens sends at once', async () => {
+    await vscode.window.showTextDocument(draft);
+    const posts = () => sim.requests.filter((r) => r.route === 'agent.create').length;
+    const before = posts();
+    const mark = api.messages.recent.at(-1);
+    // Not answered (this host refuses modal dialogs, as a person pressing Escape would): nothing is sent.
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send'), { outcome: 'cancelled' });
+    const asked = api.messages.recent.slice(api.messages.recent.indexOf(mark as never) + 1).find((m) => m.modal === true);
+    assert.match(asked?.text ?? '', /^Send this prompt to the agent\? It creates an agent job\.$/);
+    assert.equal(asked?.detail, 'Half a thought, not ready to go', 'the prompt is shown');
+    assert.deepEqual(asked?.items, ['Send']);
+    assert.equal(posts(), before, 'nothing sent');
+    assert.ok(existsSync(draft.fsPath), 'the draft is kept');
+    // Its CodeLens hands a token only the composer makes: that sends.
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', draft);
+    const send = lenses.find((l) => l.command?.command === 'docsAdmin.agent.send');
+    assert.equal((await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...((send?.command?.arguments ?? []) as unknown[])))?.outcome, 'created');
+    assert.equal(posts(), before + 1);
+  });
+});
