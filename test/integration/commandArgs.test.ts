@@ -51,7 +51,8 @@ describe('every command, run as a link would run it, does nothing without a ques
       previews: api.previews.list().map((p) => p.folder),
       files: files(dir).sort(),
       values: readFileSync(values.fsPath, 'utf8'),
-      draft: existsSync(draft.fsPath) ? readFileSync(draft.fsPath, 'utf8') : null,
+      // As the editor holds it (it saves a moment after an edit), while the file is there.
+      draft: existsSync(draft.fsPath) ? (vscode.workspace.textDocuments.find((d) => d.uri.toString() === draft.toString())?.getText() ?? readFileSync(draft.fsPath, 'utf8')) : null,
       changes: sim.requests.filter((r) => r.method === 'POST').map((r) => r.route),
       clipboard: await Promise.resolve(vscode.env.clipboard.readText()).catch(() => '(unreadable)'),
     };
@@ -83,31 +84,69 @@ describe('every command, run as a link would run it, does nothing without a ques
     return asked;
   }
 
+  const DRAFT_TEXT = 'Half a thought, not ready to go';
+  let settings: Record<string, unknown>;
+  let key: string | undefined;
+  let archive: string;
+  let valuesText: string;
+
+  /** The draft, open and active, holding only DRAFT_TEXT below its header. */
+  async function writeDraft(): Promise<void> {
+    draft = (await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask'))!;
+    const editor = vscode.window.activeTextEditor!;
+    assert.ok(await editor.edit((e) => e.replace(new vscode.Range(1, 0, editor.document.lineCount, 0), DRAFT_TEXT)));
+    await editor.document.save();
+  }
+
+  /**
+   * Puts back whatever a command changed (none does here; on code that let a link act, one that
+   * did must not hide what the next would do): the environment, settings, key, jobs, draft.
+   */
+  async function restore(): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await api.previews.stop();
+    if (!existsSync(archive)) writeFileSync(archive, sim.defaultBundle());
+    if (!existsSync(values.fsPath) || readFileSync(values.fsPath, 'utf8') !== valuesText) writeFileSync(values.fsPath, valuesText);
+    if (api.session.environment.id !== 'default') await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
+    const config = vscode.workspace.getConfiguration('docsAdmin');
+    const changed = Object.fromEntries(Object.entries(settings).filter(([k, v]) => JSON.stringify(config.inspect(k)?.globalValue) !== JSON.stringify(v)));
+    if (Object.keys(changed).length > 0) await configure(changed);
+    if ((await api.secrets.get(SECRET)) !== key) await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key }));
+    await waitFor('the ok state', () => api.session.state === 'ok');
+    if (api.session.service?.get(`export:${exportId}`) === undefined) await api.session.service?.trackExportJob(exportId);
+    if (api.session.service?.get(`agent:${agentId}`) === undefined) await api.session.service?.trackAgentJob(agentId);
+    const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === draft.toString())?.getText();
+    if (!existsSync(draft.fsPath) || !text?.endsWith(DRAFT_TEXT)) await writeDraft();
+  }
+
   before(async () => {
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-args-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
-    await configure({
+    settings = {
       baseUrl: sim.baseUrl,
       projectId: sim.projectId,
       environments: [{ name: 'other', baseUrl: 'https://evil.example', projectId: 'evil' }],
       // A rollout that would leave a mark: a publish run by a link must never get this far.
       'rollout.command': `"${process.execPath}" -e "require('fs').writeFileSync(process.argv[1], 'rolled out')" ${join(dir, 'ROLLED-OUT')}`,
-    });
+    };
+    await configure(settings);
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
+    key = await api.secrets.get(SECRET);
     await waitFor('the ok state', () => api.session.state === 'ok');
     // A completed export, downloaded and extracted (its rows under the job), with a values file that points at it.
     exportId = String(sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).jobId);
     await api.session.service?.trackExportJob(exportId);
     await waitFor('the completed export', () => api.session.service?.get(`export:${exportId}`)?.snapshot?.status === 'completed');
     await waitFor('the export row', () => row(`export:${exportId}`) !== undefined);
-    const archive = join(dir, 'bundle.tar.gz');
+    archive = join(dir, 'bundle.tar.gz');
     assert.ok(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', row(`export:${exportId}`), fromCode({ target: archive })));
     assert.ok(await vscode.commands.executeCommand('docsAdmin.export.extractBundle', row(`export:${exportId}`), fromCode({ folder: join(dir, 'site') })));
     values = vscode.Uri.file(join(dir, 'values.yaml'));
     writeFileSync(values.fsPath, 'staticExport:\n  enabled: false\n');
     assert.ok(await vscode.commands.executeCommand('docsAdmin.values.update', row(`export:${exportId}`), fromCode({ uri: values, version: null })));
+    valuesText = readFileSync(values.fsPath, 'utf8');
     // A completed agent job with a pull request.
     agentId = String(sim.addAgentJob({ durationMs: 1_000, createdAt: sim.now() - 60_000 }).id);
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: agentId }));
@@ -116,12 +155,8 @@ describe('every command, run as a link would run it, does nothing without a ques
       return job?.kind === 'agent' && typeof job.snapshot?.prLink === 'string' && row(`agent:${agentId}`) !== undefined;
     });
     // A draft with text, the active editor (what a link to Send or Discard would act on).
-    draft = (await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask'))!;
-    const editor = vscode.window.activeTextEditor!;
-    // Below the header line, only what is typed here (whatever a draft of another suite held).
-    assert.ok(await editor.edit((e) => e.replace(new vscode.Range(1, 0, editor.document.lineCount, 0), 'Half a thought, not ready to go')));
-    await editor.document.save();
-    const fields = { folder: dir, archive, file: archive, target: join(dir, 'victim.tar.gz'), replace: true, domain: 'docs.acme.dev', confirmed: true, key: sim.key, value: EVIL, version: 'v666', rollout: true };
+    await writeDraft();
+    const fields = { folder: dir, archive, file: archive, target: join(dir, 'victim.tar.gz'), replace: true, domain: 'docs.acme.dev', confirmed: true, key: 'da_someone_elses_key_1', value: EVIL, version: 'v666', rollout: true };
     hostile = [
       { what: 'nothing', args: [] },
       { what: 'a JSON export row with options', args: [JSON.parse(JSON.stringify({ ...fields, key: `export:${exportId}`, kind: 'export', part: 'folder' }))] },
@@ -130,6 +165,8 @@ describe('every command, run as a link would run it, does nothing without a ques
       { what: 'a JSON export row, then JSON options', args: [JSON.parse(JSON.stringify({ key: `export:${exportId}`, kind: 'export' })), JSON.parse(JSON.stringify(fields))] },
       { what: 'options marked with Symbol.for (anyone can make that mark)', args: [{ [Symbol.for('docsAdmin.fromCode')]: true, ...fields, uri: values }] },
       { what: 'nothing, then options marked with Symbol.for', args: [undefined, { [Symbol.for('docsAdmin.fromCode')]: true, ...fields, uri: values }] },
+      { what: 'a JSON export row, then options marked with Symbol.for', args: [JSON.parse(JSON.stringify({ key: `export:${exportId}`, kind: 'export' })), { [Symbol.for('docsAdmin.fromCode')]: true, ...fields, uri: values }] },
+      { what: 'a JSON folder ({"folder":"/home/<user>"})', args: [JSON.parse(JSON.stringify({ folder: dir }))] },
       { what: 'a Uri of a folder ({"$mid":1,…})', args: [vscode.Uri.file(dir)] },
       { what: 'a Uri of the values file', args: [values] },
       { what: 'a Uri of the draft', args: [draft] },
@@ -161,6 +198,7 @@ describe('every command, run as a link would run it, does nothing without a ques
     return manifest.contributes.commands.map((c) => c.command);
   })()) {
     it(`${id}: whatever a link hands it, nothing changes without a question answered`, async () => {
+      await restore();
       for (const { what, args } of hostile) {
         // Send and Discard act on the active composer: make it the draft, as a person writing would have it.
         if (id.startsWith('docsAdmin.agent.') && existsSync(draft.fsPath)) await vscode.window.showTextDocument(draft);
@@ -182,6 +220,7 @@ describe('every command, run as a link would run it, does nothing without a ques
   });
 
   it('Send with no argument (Ctrl+Enter, the title bar, a link) asks first, showing where the prompt goes and what it says; Send from its CodeLens sends at once', async () => {
+    await restore();
     await vscode.window.showTextDocument(draft);
     const posts = () => sim.requests.filter((r) => r.route === 'agent.create').length;
     const before = posts();

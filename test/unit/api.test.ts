@@ -328,6 +328,10 @@ describe('AdminApiClient against the simulator', () => {
         assert.ok(exported instanceof InvalidResponseError, `${JSON.stringify(id)}: ${exported.message}`);
         assert.match(exported.message, /field "jobId"/);
       }
+      sim.injectFault({ route: 'export.bundle', kind: 'status', status: 200, body: { jobId: 'e1$(touch /tmp/pwned)', bundleUrl: `${sim.storageBaseUrl}/b.tar.gz`, sizeBytes: 1 } });
+      const bundle = await failure(c.generateBundle('e1'));
+      assert.ok(bundle instanceof InvalidResponseError, bundle.message);
+      assert.match(bundle.message, /field "jobId" is not a job id/);
       // The ids real services hand out still read.
       sim.injectFault({ route: 'export.start', kind: 'status', status: 202, body: { jobId: 'se_3f9a2c1b8e7d4a06', status: 'queued' } });
       assert.equal((await c.startExport({ domain: 'docs.acme.dev' })).jobId, 'se_3f9a2c1b8e7d4a06');

@@ -50,7 +50,7 @@ const exportJobSchema = z.object({
 
 const bundleSchema = z.object({
   bundleUrl: z.url({ protocol: /^https?$/ }),
-  jobId: optionalString,
+  jobId: z.pipe(z.nullish(jobId()), z.transform((v) => v ?? undefined)),
   sizeBytes: z.nullish(looseNumber),
   expiresAt: optionalString,
 });
