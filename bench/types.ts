@@ -15,7 +15,11 @@ export interface Measure {
   /** The baseline measured in the same run (curl, tar, a fixed-interval poller), when there is one. */
   baseline?: number;
   baselineName?: string;
-  /** ours / baseline: the median of each run's ratio against the baseline run beside it. */
+  /**
+   * ours / baseline. The process benchmarks (download, extraction, startup): the median of each
+   * round's ratio against the baseline run beside it. Polling: the median over the seeds of ours
+   * divided by the median over the same seeds of the poller's.
+   */
   ratio?: number;
   /** The lowest and highest of those ratios. */
   ratioMin?: number;

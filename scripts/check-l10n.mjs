@@ -89,6 +89,7 @@ for (const config of [c.configuration ?? []].flat()) {
     text(`setting ${key} deprecation`, prop.markdownDeprecationMessage ?? prop.deprecationMessage);
   }
 }
+for (const language of c.languages ?? []) for (const [i, alias] of (language.aliases ?? []).entries()) text(`language ${language.id} alias ${i}`, alias);
 for (const task of c.taskDefinitions ?? []) for (const [key, prop] of Object.entries(task.properties ?? {})) text(`task ${task.type} ${key}`, prop.description);
 const unused = Object.keys(nls).filter((k) => !used.has(k));
 if (unused.length > 0) problems.push(`package.nls.json has keys nothing uses: ${unused.join(', ')}`);

@@ -3,7 +3,6 @@
 // and prints the URL to open. Ctrl-C stops everything.
 //   npm start -- --port 8080 --host 127.0.0.1 --time-scale 10
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,6 +20,7 @@ ensureDeps();
 const { startCodeServer } = require(join(root, 'out/test/host/codeServer.js'));
 const { hostPaths } = require(join(root, 'out/test/host/versions.js'));
 const { workbenchUrl } = require(join(root, 'out/test/host/workbench.js'));
+const { makePlaygroundRepository } = require(join(root, 'out/test/host/agentRepository.js'));
 
 function startSimulator() {
   const child = spawn(process.execPath, [join(root, 'out/test/simulator/main.js'), '--demo', '--time-scale', arg('time-scale', '10')], {
@@ -42,14 +42,21 @@ const server = await startCodeServer({
   paths: hostPaths(),
   host: arg('host', '127.0.0.1'),
   port: Number(arg('port', process.env.PORT ?? '8080')),
-  settings: { 'docsAdmin.baseUrl': info.baseUrl, 'docsAdmin.projectId': info.projectId, 'workbench.colorTheme': 'Default Dark Modern' },
+  settings: {
+    'docsAdmin.baseUrl': info.baseUrl,
+    'docsAdmin.projectId': info.projectId,
+    // Open Site: the page the simulator serves for the demo site.
+    'docsAdmin.siteUrl': `${info.storageBaseUrl}/site/acme/`,
+    'workbench.colorTheme': 'Default Dark Modern',
+    // Review Changes, Check Out Agent Branch and Preview Branch… use the built-in Git extension.
+    'git.enabled': true,
+  },
 });
-// A docs page to ask the agent about (Docs Admin: Ask Agent… on a selection).
-mkdirSync(join(server.workspace, 'docs'), { recursive: true });
-writeFileSync(
-  join(server.workspace, 'docs', 'quickstart.mdx'),
-  '---\ntitle: Quickstart\n---\n\n# Quickstart\n\nInstall the CLI with npm, then run it in your docs folder.\n\n<Tip>Node 20 or later is required.</Tip>\n\n## Next steps\n\nRead the configuration guide.\n',
-);
+// The workspace is a clone of the demo jobs' repository (its origin sent to a bare repository on
+// disk holding the agents' branches), with a docs page to ask the agent about (Ask Agent… on a selection).
+const repository = makePlaygroundRepository(server.workspace, {
+  'docs/quickstart.mdx': '---\ntitle: Quickstart\n---\n\n# Quickstart\n\nInstall the CLI with npm, then run it in your docs folder.\n\n<Tip>Node 20 or later is required.</Tip>\n\n## Next steps\n\nRead the configuration guide.\n',
+});
 // The extension, in development mode only, stores this demo key and tracks the demo jobs.
 const url = workbenchUrl(server, {
   extensionDevelopmentPath: root,
@@ -70,6 +77,11 @@ Try Ask Agent: open docs/quickstart.mdx, select a few lines, right-click, Docs A
 Agent…, write what to change and press Ctrl+Enter. The job runs for about 9 s and opens a
 pull request.
 
+The workspace is a git repository whose origin is the demo jobs' repository: on the agent job
+"acme/docs @ agent/quickstart", Review Changes, Check Out Agent Branch and Preview Agent Branch
+work; the Deployments view shows a deployment of each status (Show Deployment Logs on the failed
+one), and Deploy Docs, Preview Branch… and Open Site work against the simulator.
+
 Ctrl-C stops everything.`);
 
 let stopping = false;
@@ -78,6 +90,7 @@ async function stop() {
   stopping = true;
   simulator.kill('SIGTERM');
   await server.stop();
+  repository.remove();
   process.exit(0);
 }
 process.on('SIGINT', () => void stop());

@@ -6,6 +6,13 @@ import * as agentLinks from './vscode/commands/agentLinks';
 import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
 import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
+import * as deployDocs from './vscode/commands/deployDocs';
+import * as deploymentLinks from './vscode/commands/deploymentLinks';
+import * as deploymentLogs from './vscode/commands/deploymentLogs';
+import * as previewAgentBranch from './vscode/commands/previewAgentBranch';
+import * as previewBranch from './vscode/commands/previewBranch';
+import * as runAutomation from './vscode/commands/runAutomation';
+import * as trackDeployment from './vscode/commands/trackDeployment';
 import * as bundleLink from './vscode/commands/bundleLink';
 import * as downloadBundle from './vscode/commands/downloadBundle';
 import * as extractBundle from './vscode/commands/extractBundle';
@@ -23,6 +30,8 @@ import * as settings from './vscode/commands/settings';
 import * as updateHelmValues from './vscode/commands/updateHelmValues';
 import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
+import { DeploymentLogs } from './vscode/deploymentLogs';
+import { ClientTriggers } from './vscode/deployments';
 import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
 import { Messages } from './vscode/messages';
@@ -62,6 +71,13 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   publish,
   importBundle,
   availability,
+  deployDocs,
+  previewBranch,
+  previewAgentBranch,
+  trackDeployment,
+  deploymentLogs,
+  deploymentLinks,
+  runAutomation,
 ];
 
 /**
@@ -75,6 +91,10 @@ export interface DocsAdminInternals {
   exportView: vscode.TreeView<JobNode>;
   agentTree: JobsTreeProvider;
   exportTree: JobsTreeProvider;
+  deploymentView: vscode.TreeView<JobNode>;
+  deploymentTree: JobsTreeProvider;
+  /** The deployments' log documents. */
+  logs: DeploymentLogs;
   statusBar: JobsStatusBar;
   notifier: Notifier;
   /** Every message shown, as the workbench was given it. */
@@ -116,7 +136,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
-  const deps: Deps = { context, session, keys, log, channel, messages, ui, reveal: (node) => views.reveal(node), nodes, setup, previews, composer, git, values };
+  const logs = new DeploymentLogs(session);
+  const deps: Deps = { context, session, keys, log, channel, messages, ui, reveal: (node) => views.reveal(node), nodes, setup, previews, composer, git, values, triggers: new ClientTriggers(), logs };
 
   context.subscriptions.push(
     channel,
@@ -128,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     previews,
     values,
     composer,
+    logs,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
@@ -143,9 +165,9 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     .rebuild()
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
-  const { agentView, exportView, agentTree, exportTree } = views;
+  const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
   if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
-  return { session, agentView, exportView, agentTree, exportTree, statusBar, notifier, messages, ui, previews, values, setup, composer, git, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
 }
 
 export function deactivate(): void {

@@ -13,13 +13,16 @@ import { BundleLinks } from '../core/bundle/links/linkCache';
 import { publish, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain } from '../core/jobs/input';
+import { agentStatusText } from '../core/jobs/present';
 import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
 import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
+import type { Deployment } from '../core/deployments/types';
+import { deployOperation, previewOperation } from './deploy';
 import { rolloutRunner } from './rollout';
-import type { Operation } from './spec';
+import type { Operation, OutputName } from './spec';
 
 /** What a run did, for the outputs and the job summary (server text as it came: the summary neutralises it). */
 export interface Report {
@@ -35,6 +38,10 @@ export interface Report {
   valuesChanged?: boolean;
   rolledOut?: boolean;
   agent?: AgentJob;
+  /** The deployment or preview, as last read. */
+  deployment?: Deployment;
+  branch?: string;
+  previewUrl?: string;
   failure?: string;
 }
 
@@ -44,8 +51,8 @@ export interface OperationContext {
   /** A line for the log (the caller makes it safe). */
   line(text: string): void;
   /** Sets an output as soon as its value is known. */
-  output(name: 'job-id' | 'bundle-url' | 'expires-at' | 'pr-link', value: string): void;
-  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt'): string;
+  output(name: OutputName, value: string): void;
+  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'branch' | 'wait'): string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -96,7 +103,7 @@ async function exportOnly(ctx: OperationContext): Promise<void> {
   if (done.pageCount !== undefined) ctx.report.pages = done.pageCount;
   if (done.status !== 'completed') throw exportFailed(done);
   const links = new BundleLinks((id, o) => ctx.client.generateBundle(id, o));
-  const issued = await links.regenerate(started.jobId, { signal: ctx.signal });
+  const issued = await links.issue(started.jobId, { signal: ctx.signal });
   reportBundle(ctx, issued.bundle, issued.receivedAt);
 }
 
@@ -154,13 +161,14 @@ async function agentOperation(ctx: OperationContext): Promise<void> {
   ctx.report.agent = created;
   ctx.output('job-id', created.id);
   ctx.line(l10n.t('Agent job {0} created.', created.id));
-  let last = created.rawStatus;
+  let last = agentStatusText(created);
   const job = await waitForAgentJob(ctx.client, created.id, {
     signal: ctx.signal,
     timeoutMs: ctx.timeoutMs,
     onUpdate: (j) => {
-      if (j.rawStatus !== last) ctx.line(`${j.id}: ${j.rawStatus}`);
-      last = j.rawStatus;
+      const status = agentStatusText(j);
+      if (status !== last) ctx.line(`${j.id}: ${status}`);
+      last = status;
     },
   });
   ctx.report.agent = job;
@@ -177,5 +185,9 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
       return publishOperation(ctx);
     case 'agent':
       return agentOperation(ctx);
+    case 'deploy':
+      return deployOperation(ctx);
+    case 'preview':
+      return previewOperation(ctx);
   }
 }

@@ -4,7 +4,7 @@
  * no other output: `Runner.input` and `Runner.output` take these names only.
  */
 
-export const OPERATIONS = ['publish', 'export', 'agent'] as const;
+export const OPERATIONS = ['publish', 'export', 'agent', 'deploy', 'preview'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Each input: whether the workflow must give it, and its default (the runner fills it in; the entry assumes the same). */
@@ -15,6 +15,8 @@ export const INPUTS = {
   'values-file': { required: false },
   'rollout-command': { required: false },
   prompt: { required: false },
+  branch: { required: false },
+  wait: { required: false, default: 'true' },
   timeout: { required: false, default: '1800' },
   'base-url': { required: true },
   'project-id': { required: false },
@@ -22,7 +24,7 @@ export const INPUTS = {
 } as const satisfies Record<string, { required: boolean; default?: string }>;
 export type InputName = keyof typeof INPUTS;
 
-export const OUTPUTS = ['job-id', 'bundle-url', 'expires-at', 'pr-link'] as const;
+export const OUTPUTS = ['job-id', 'bundle-url', 'expires-at', 'pr-link', 'status-id', 'status', 'preview-url'] as const;
 export type OutputName = (typeof OUTPUTS)[number];
 
 /** The entry's file, as `runs.main` names it. */

@@ -4,6 +4,8 @@
  * error, a repository or pull request link) goes through `forMarkdown`.
  */
 import * as l10n from '@vscode/l10n';
+import { lastLines } from '../core/deployments/logs';
+import { agentStatusText } from '../core/jobs/present';
 import { forMarkdown } from '../core/untrusted';
 import type { Report } from './operations';
 
@@ -29,6 +31,10 @@ function headline(report: Report): string {
       return domain === '' ? l10n.t('Docs Admin: export') : l10n.t('Docs Admin: export {0}', domain);
     case 'agent':
       return l10n.t('Docs Admin: agent job');
+    case 'deploy':
+      return l10n.t('Docs Admin: deploy');
+    case 'preview':
+      return report.branch === undefined ? l10n.t('Docs Admin: preview') : l10n.t('Docs Admin: preview of {0}', forMarkdown(report.branch));
     default:
       return l10n.t('Docs Admin');
   }
@@ -43,6 +49,10 @@ function outcome(report: Report): string {
       return l10n.t('**Exported**: the bundle link is ready.');
     case 'agent':
       return report.agent?.prLink === null ? l10n.t('**Done**: the agent changed no file.') : l10n.t('**Done**: the agent opened a pull request.');
+    case 'deploy':
+      return report.deployment?.status === 'success' ? l10n.t('**Deployed**: the site is live.') : l10n.t('**Queued**: the deployment was started.');
+    case 'preview':
+      return report.deployment?.status === 'success' ? l10n.t('**Preview ready.**') : l10n.t('**Queued**: the preview was started.');
     default:
       return '';
   }
@@ -54,7 +64,8 @@ export function summaryMarkdown(report: Report): string {
     if (value !== undefined) rows.push([label, value]);
   };
   const agent = report.agent;
-  add(report.operation === 'agent' ? l10n.t('Agent job') : l10n.t('Export job'), report.jobId === undefined ? undefined : forMarkdown(report.jobId));
+  const deploying = report.operation === 'deploy' || report.operation === 'preview';
+  add(report.operation === 'agent' ? l10n.t('Agent job') : deploying ? l10n.t('Status id') : l10n.t('Export job'), report.jobId === undefined ? undefined : forMarkdown(report.jobId));
   add(l10n.t('Pages'), report.pages === undefined ? undefined : String(report.pages));
   add(l10n.t('Bundle link (without its signature)'), report.bundleUrl === undefined ? undefined : forMarkdown(report.bundleUrl));
   add(l10n.t('Link expires'), report.expiresAt === undefined ? undefined : forMarkdown(report.expiresAt));
@@ -64,9 +75,24 @@ export function summaryMarkdown(report: Report): string {
   }
   if (report.rolledOut === true) add(l10n.t('Rollout'), l10n.t('done'));
   if (agent !== undefined) {
-    add(l10n.t('Status'), forMarkdown(agent.rawStatus));
-    add(l10n.t('Repository'), `${markdownLink(agent.source.repository)}${agent.source.ref === null ? '' : ` @ ${forMarkdown(agent.source.ref)}`}`);
+    const { repository, ref } = agent.source;
+    add(l10n.t('Status'), forMarkdown(agentStatusText(agent)));
+    // What the server gave: a repository (with its branch), or a branch alone, or neither.
+    if (repository !== undefined) add(l10n.t('Repository'), `${markdownLink(repository)}${ref === null ? '' : ` @ ${forMarkdown(ref)}`}`);
+    else add(l10n.t('Branch'), ref === null ? undefined : forMarkdown(ref));
     add(l10n.t('Pull request'), agent.prLink === null ? undefined : markdownLink(agent.prLink));
   }
-  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ''].join('\n');
+  const d = report.deployment;
+  add(l10n.t('Preview'), report.previewUrl === undefined ? undefined : markdownLink(report.previewUrl));
+  if (d !== undefined) {
+    add(l10n.t('Status'), forMarkdown(d.rawStatus));
+    const commit = [d.commit?.sha?.slice(0, 12), d.commit?.ref === undefined ? undefined : `(${d.commit.ref})`, (d.commit?.message ?? '').split(/\r?\n/)[0]].filter((p) => p !== undefined && p !== '').join(' ');
+    add(l10n.t('Commit'), commit === '' ? undefined : forMarkdown(commit));
+    add(l10n.t('Author'), d.author?.name === undefined ? undefined : forMarkdown(d.author.name));
+    add(l10n.t('Summary'), d.summary === undefined ? undefined : forMarkdown(d.summary));
+  }
+  // A failure's last log lines, each escaped (server text), as a quote.
+  const tail = d?.status === 'failure' ? lastLines(d.logs) : [];
+  const logs = tail.length === 0 ? [] : [l10n.t('**The last {0} log lines:**', tail.length), '', ...tail.map((line) => `> ${forMarkdown(line)}  `), ''];
+  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ...logs, ''].join('\n');
 }

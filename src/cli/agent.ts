@@ -3,6 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { readFile } from 'node:fs/promises';
 import { askAgent, isBlankPrompt, type AgentRequest } from '../core/agent/ask';
 import type { AgentJob } from '../core/api/types';
+import { agentStatusText } from '../core/jobs/present';
 import { waitForAgentJob } from '../core/jobs/wait';
 import { forTerminal } from '../core/untrusted';
 import type { Parsed } from './args';
@@ -32,6 +33,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       const sent = await askAgent(client, request, prompt, {
         signal: ctx.io.signal,
         onRateLimitWait: (ms) => ctx.io.err(`${l10n.t('The agent is rate limited (429): waiting {0} s, then sending once more.', Math.ceil(ms / 1000))}\n`),
+        advice: cliAdvice,
       });
       if (parsed.options.wait !== true) {
         print(ctx, sent, sent.id);
@@ -51,9 +53,19 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
 async function follow(parsed: Parsed, ctx: Context, id: string): Promise<AgentJob> {
   const client = await ctx.api();
   const line = progressLine(ctx);
-  const job = await waitForAgentJob(client, id, waitOptions<AgentJob>(parsed, ctx, (j) => line.show(forTerminal(`${j.id}: ${j.rawStatus}`))));
+  const job = await waitForAgentJob(client, id, waitOptions<AgentJob>(parsed, ctx, (j) => line.show(forTerminal(`${j.id}: ${agentStatusText(j)}`))));
   line.done();
   return job;
+}
+
+/**
+ * What a CLI user can check before sending again: the job with `agent get` when its id is
+ * known (a follow-up), the dashboard otherwise (the API cannot list a project's jobs).
+ */
+function cliAdvice(request: AgentRequest): string {
+  return request.kind === 'create'
+    ? l10n.t("Check the project's agent jobs on the dashboard before you run this again (the API cannot list them).")
+    : l10n.t('Run `docs-admin agent get {0}` before you send it again: the job is active again if it took the follow-up.', request.jobId);
 }
 
 function failedOrOk(job: AgentJob): number {

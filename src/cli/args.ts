@@ -94,6 +94,25 @@ export function commands(): CommandSpec[] {
       },
     },
     {
+      name: 'deploy status',
+      args: ['statusId'],
+      summary: l10n.t('Show a deployment or preview by its status id (--wait: follow it to its end; exit 1 when it failed).'),
+      options: { wait: { type: 'boolean', help: l10n.t('follow it to its end; on a failure, its last log lines on stderr and exit 1') }, timeout: timeoutOption() },
+    },
+    {
+      name: 'deploy',
+      args: [],
+      summary: l10n.t("Deploy the docs: the project's deployment branch to production; prints the status id."),
+      options: { wait: { type: 'boolean', help: l10n.t('follow it to its end; on a failure, its last log lines on stderr and exit 1') }, timeout: timeoutOption() },
+    },
+    {
+      name: 'preview',
+      args: ['branch'],
+      summary: l10n.t('Preview a branch (a new preview, or its redeploy at the same URL); prints the preview URL.'),
+      options: { wait: { type: 'boolean', help: l10n.t('follow it until the preview is ready; on a failure, its last log lines on stderr and exit 1') }, timeout: timeoutOption() },
+    },
+    { name: 'automation run', args: ['automationId'], summary: l10n.t("Run a scheduled automation now (its id is in the automation's settings on the dashboard); prints the run's id."), options: {} },
+    {
       name: 'publish',
       args: ['domain'],
       summary: l10n.t('Export, wait, generate the bundle, update the Helm values, run the rollout.'),

@@ -13,6 +13,9 @@ const GROUPS: Record<string, () => Promise<Group>> = {
   agent: () => import('./agent.js'),
   export: () => import('./export.js'),
   publish: () => import('./publish.js'),
+  deploy: () => import('./deploy.js'),
+  preview: () => import('./deploy.js'),
+  automation: () => import('./deploy.js'),
 };
 
 export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {

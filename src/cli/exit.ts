@@ -60,6 +60,7 @@ export async function exitCodeOf(error: unknown): Promise<number> {
     return EXIT.unavailable;
   }
   // The rest: network, server, timeout, cancellation (ApiError), an expired link that would not
-  // renew (ExpiredLinkError), a wait that gave up (WaitTimeoutError), anything unforeseen.
+  // renew (ExpiredLinkError), a new link that came expired each time (LinkExpiredOnArrivalError),
+  // a wait that gave up (WaitTimeoutError), anything unforeseen.
   return EXIT.unavailable;
 }

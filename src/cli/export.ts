@@ -71,7 +71,8 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     }
     case 'export bundle': {
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
-      const issued = await links.regenerate(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      // Never a link that has expired already: asked for again, then a clear error (exit 5).
+      const issued = await links.issue(jobId(parsed, ctx.key), { signal: ctx.io.signal });
       const { bundle } = issued;
       const left = links.timeLeft(issued);
       const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();

@@ -24,8 +24,11 @@ export function exportJobOf(deps: Deps, key: JobKey): { id: string; domain: stri
   return { id: job.id, domain: job.domain ?? job.snapshot?.domain, completed: job.snapshot?.status === 'completed', links };
 }
 
-/** The known link when it has at least the configured minutes left, else a new one. */
+/**
+ * For Copy and Open Bundle Link: the known link when it has at least the configured minutes
+ * left, else a new one that has not expired.
+ */
 export async function freshLink(deps: Deps, key: JobKey, signal?: AbortSignal): Promise<IssuedLink> {
   const { id, links } = exportJobOf(deps, key);
-  return links.fresh(id, readConfig().linkMinimumMs, signal === undefined ? {} : { signal });
+  return links.freshToHandOn(id, readConfig().linkMinimumMs, signal === undefined ? {} : { signal });
 }

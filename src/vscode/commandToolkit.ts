@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { PromptComposer } from './composer';
+import type { ClientTriggers } from './deployments';
+import type { DeploymentLogs } from './deploymentLogs';
 import { codeArgs, isFromCode } from './fromCode';
 import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
@@ -39,6 +41,10 @@ export interface Deps {
   git: GitAccess;
   /** The values files' diagnostics: which file a quick fix's token stands for. */
   values: Pick<ValuesDiagnostics, 'fileOfToken'>;
+  /** Deployment, preview and automation triggers, per API client (paced, one in flight each). */
+  triggers: ClientTriggers;
+  /** The deployments' log documents. */
+  logs: DeploymentLogs;
 }
 
 /**

@@ -8,8 +8,8 @@
  * nothing.
  */
 import * as vscode from 'vscode';
-import { isBlankPrompt, type AgentRequest } from '../core/agent/ask';
-import { draftFolder, parseDraftPath, type DraftAddress } from '../core/agent/drafts';
+import type { AgentRequest } from '../core/agent/ask';
+import { draftFolder, draftToContinue, parseDraftPath, promptDigest, type DraftAddress } from '../core/agent/drafts';
 import { composerHeader, newDraft, promptFromDraft } from '../core/agent/prompt';
 import type { Logger } from '../core/log';
 
@@ -17,6 +17,8 @@ import type { Logger } from '../core/log';
 const GENERATED = 'docsAdmin.agentDrafts.generated';
 /** Drafts whose last send may have created a job (or reached it), by path, with when. */
 const UNCERTAIN = 'docsAdmin.agentDrafts.uncertain';
+/** The digest of the prompt the agent last took from each draft, by path (until the draft is made anew). */
+const SENT = 'docsAdmin.agentDrafts.sent';
 const CONTEXT_KEY = 'docsAdmin.composerActive';
 const SAVE_DELAY_MS = 300;
 
@@ -70,27 +72,34 @@ export class PromptComposer implements vscode.Disposable {
   }
 
   /**
-   * Opens the draft for `address`: the one kept from before when the person wrote in it, else a
-   * new one with `header` and `context`.
+   * Opens the draft for `address`: the one kept from before when the person wrote in it and did
+   * not send it, else a new one with `header` and `context` (`continued` says which). What the
+   * agent took never comes back: the draft's file is the draft, and a document VS Code still
+   * holds after its file was removed is made anew (see `draftToContinue`).
    */
   async open(address: DraftAddress, header: string, context: string): Promise<{ editor: vscode.TextEditor; continued: boolean }> {
     const uri = this.uriOf(address);
     const fresh = newDraft(composerHeader(header), context);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const existing = open?.getText() ?? (await this.read(uri));
-    const generated = this.state.get<Record<string, string>>(GENERATED, {})[uri.path];
-    const continued = existing !== undefined && existing !== generated && !isBlankPrompt(promptFromDraft(existing));
+    const continued =
+      draftToContinue({
+        saved: await this.read(uri),
+        inMemory: open?.getText(),
+        generated: this.state.get<Record<string, string>>(GENERATED, {})[uri.path],
+        sentDigest: this.state.get<Record<string, string>>(SENT, {})[uri.path],
+      }) !== undefined;
     if (!continued) {
       if (open !== undefined) {
+        // Written through the document, which saves it to the file (a file written behind its back would conflict).
         const edit = new vscode.WorkspaceEdit();
         edit.replace(uri, new vscode.Range(0, 0, open.lineCount, 0), fresh);
-        await vscode.workspace.applyEdit(edit);
-        await open.save();
+        if (!(await vscode.workspace.applyEdit(edit)) || !(await open.save())) throw new Error(vscode.l10n.t('The new prompt draft could not be written to {0}. Close its tab and try again.', uri.fsPath));
       } else {
         await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(uri, '..'));
         await vscode.workspace.fs.writeFile(uri, Buffer.from(fresh, 'utf8'));
       }
       await this.state.update(GENERATED, { ...this.state.get<Record<string, string>>(GENERATED, {}), [uri.path]: fresh });
+      await this.forgetMark(SENT, uri);
     }
     const document = open ?? (await vscode.workspace.openTextDocument(uri));
     const beside = vscode.window.activeTextEditor !== undefined && this.addressOf(vscode.window.activeTextEditor.document.uri) === undefined;
@@ -108,6 +117,24 @@ export class PromptComposer implements vscode.Disposable {
     return promptFromDraft(document.getText());
   }
 
+  /**
+   * The agent took `prompt` from this draft: it is removed, and what was sent is remembered (as a
+   * digest) so that the draft cannot come back even if its file could not be removed. A draft the
+   * person wrote in while it was being sent is kept as it is now (`'kept'`): what they typed is
+   * never lost, and since it no longer equals what was sent, it is theirs to edit and send.
+   */
+  async sent(uri: vscode.Uri, prompt: string): Promise<'removed' | 'kept'> {
+    await this.state.update(SENT, { ...this.state.get<Record<string, string>>(SENT, {}), [uri.path]: promptDigest(prompt) });
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString() && !d.isClosed);
+    if (document !== undefined && promptFromDraft(document.getText()) !== prompt) {
+      await this.flush(document);
+      await this.forgetMark(UNCERTAIN, uri);
+      return 'kept';
+    }
+    await this.discard(uri);
+    return 'removed';
+  }
+
   /** Removes a draft: its tabs close (nothing to save), its file and marks go. */
   async discard(uri: vscode.Uri): Promise<void> {
     clearTimeout(this.saves.get(uri.toString()));
@@ -123,6 +150,11 @@ export class PromptComposer implements vscode.Disposable {
     }
     await this.forgetMark(GENERATED, uri);
     await this.forgetMark(UNCERTAIN, uri);
+  }
+
+  /** Whether the draft still holds only what it was opened with (the page and lines): nothing asked yet. */
+  isUnwritten(document: vscode.TextDocument): boolean {
+    return this.state.get<Record<string, string>>(GENERATED, {})[document.uri.path] === document.getText();
   }
 
   /** Whether the last send of this draft may have created a job (or reached one). */

@@ -13,11 +13,15 @@ export interface EnvironmentSetting {
   name: string;
   baseUrl: string;
   projectId: string;
+  /** The docs site's address (Open Site); optional. */
+  siteUrl?: string;
 }
 
 export interface Config {
   baseUrl: string;
   projectId: string;
+  /** The default environment's docs site (Open Site). */
+  siteUrl: string;
   environments: EnvironmentSetting[];
   notifications: 'all' | 'failures' | 'none';
   minIntervalMs: number;
@@ -64,6 +68,7 @@ export function readConfig(): Config {
   return {
     baseUrl: c.get<string>('baseUrl', '').trim(),
     projectId: c.get<string>('projectId', '').trim(),
+    siteUrl: c.get<string>('siteUrl', '').trim(),
     environments,
     notifications: notifications === 'failures' || notifications === 'none' ? notifications : 'all',
     minIntervalMs: min * 1000,

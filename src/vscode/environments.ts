@@ -8,6 +8,8 @@ export interface Environment {
   name: string;
   baseUrl: string;
   projectId: string;
+  /** The docs site's address, for Open Site ("" until set). */
+  siteUrl: string;
 }
 
 const ACTIVE = 'docsAdmin.activeEnvironment';
@@ -15,8 +17,8 @@ const ACTIVE = 'docsAdmin.activeEnvironment';
 export function listEnvironments(): Environment[] {
   const config = readConfig();
   return [
-    { id: 'default', name: vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' }), baseUrl: config.baseUrl, projectId: config.projectId },
-    ...config.environments.map((e) => ({ id: `env:${e.name}`, name: e.name, baseUrl: e.baseUrl.trim(), projectId: e.projectId.trim() })),
+    { id: 'default', name: vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' }), baseUrl: config.baseUrl, projectId: config.projectId, siteUrl: config.siteUrl },
+    ...config.environments.map((e) => ({ id: `env:${e.name}`, name: e.name, baseUrl: e.baseUrl.trim(), projectId: e.projectId.trim(), siteUrl: typeof e.siteUrl === 'string' ? e.siteUrl.trim() : '' })),
   ];
 }
 
@@ -30,8 +32,8 @@ export async function setActiveEnvironment(state: vscode.Memento, id: string): P
   await state.update(ACTIVE, id);
 }
 
-/** Changes the active environment's base URL or project id, where it is configured. */
-export async function updateEnvironment(env: Environment, field: 'baseUrl' | 'projectId', value: string): Promise<void> {
+/** Changes the active environment's base URL, project id or site address, where it is configured. */
+export async function updateEnvironment(env: Environment, field: 'baseUrl' | 'projectId' | 'siteUrl', value: string): Promise<void> {
   const config = vscode.workspace.getConfiguration(SECTION);
   if (env.id === 'default') {
     await config.update(field, value, vscode.ConfigurationTarget.Global);

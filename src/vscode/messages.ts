@@ -12,16 +12,15 @@ import { forMessage, forMessageLines } from '../core/untrusted';
 
 export type Severity = 'error' | 'warning' | 'info';
 
-/** A message as it was handed to the workbench (tests read these). */
+/** A message as it was handed to the workbench (tests read these); `status`: in the status bar. */
 export interface ShownMessage {
-  severity: Severity;
+  severity: Severity | 'status';
   text: string;
   detail?: string;
   items: string[];
   /** A modal dialog: it waits for an answer. */
   modal?: boolean;
 }
-
 
 export class Messages {
   /** The last 50 messages shown, oldest first. */
@@ -47,11 +46,22 @@ export class Messages {
     return this.show(severity, text, options, items).then(undefined, () => undefined);
   }
 
+  /** A passing note in the status bar, hidden after `hideAfterMs`. */
+  status(text: string, hideAfterMs: number): vscode.Disposable {
+    const safe = forMessage(text);
+    this.record({ severity: 'status', text: safe, items: [] });
+    return vscode.window.setStatusBarMessage(safe, hideAfterMs);
+  }
+
+  private record(message: ShownMessage): void {
+    this.recent.push(message);
+    if (this.recent.length > 50) this.recent.shift();
+  }
+
   private show(severity: Severity, text: string, options: vscode.MessageOptions | undefined, items: string[]): Thenable<string | undefined> {
     const safe = forMessage(text);
     const safeOptions = options?.detail === undefined ? options : { ...options, detail: forMessageLines(options.detail) };
-    this.recent.push({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items, ...(options?.modal === true ? { modal: true } : {}) });
-    if (this.recent.length > 50) this.recent.shift();
+    this.record({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items, ...(options?.modal === true ? { modal: true } : {}) });
     const window = vscode.window;
     switch (severity) {
       case 'error':

@@ -5,10 +5,10 @@ import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import type { Messages } from './messages';
 
-export type LinkKind = 'pullRequest' | 'repository' | 'bundle';
+export type LinkKind = 'pullRequest' | 'repository' | 'bundle' | 'preview' | 'site';
 
 /** What the log calls each link (the log stays English). */
-const LOGGED_AS: Record<LinkKind, string> = { pullRequest: 'pull request link', repository: 'repository link', bundle: 'bundle link' };
+const LOGGED_AS: Record<LinkKind, string> = { pullRequest: 'pull request link', repository: 'repository link', bundle: 'bundle link', preview: 'preview URL', site: 'site address' };
 
 /** Why a link was not opened, in a whole sentence per kind of link. */
 function notOpened(kind: LinkKind, reason: string): string {
@@ -19,6 +19,10 @@ function notOpened(kind: LinkKind, reason: string): string {
       return vscode.l10n.t('The repository link was not opened: {0}.', reason);
     case 'bundle':
       return vscode.l10n.t('The bundle link was not opened: {0}.', reason);
+    case 'preview':
+      return vscode.l10n.t('The preview URL was not opened: {0}.', reason);
+    case 'site':
+      return vscode.l10n.t("The docs site's address was not opened: {0}.", reason);
   }
 }
 

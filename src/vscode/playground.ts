@@ -3,6 +3,7 @@
  * host, so a newcomer sees rows moving at once. Never in an installed extension.
  */
 import * as vscode from 'vscode';
+import type { DeployTarget } from '../core/deployments/types';
 import { parseJobKey } from '../core/jobs/trackedJob';
 import { checkBaseUrl } from '../core/links';
 import type { KeyStore } from './keys';
@@ -18,9 +19,19 @@ export async function seedPlayground(context: vscode.ExtensionContext, keys: Key
     await session.rebuild();
   }
   for (const entry of (process.env.DOCS_ADMIN_PLAYGROUND_TRACK ?? '').split(',')) {
-    const job = parseJobKey(entry);
+    // A deployment says what it deploys after a "#": `production`, or `preview=<branch>=<url>` (encoded).
+    const [key = '', what] = entry.split('#');
+    const job = parseJobKey(key);
     // Seeded, not tracked by the person: a demo job that ended long ago does not notify.
     if (job?.kind === 'agent') await session.service?.trackAgentJob(job.id, { follow: false });
     if (job?.kind === 'export') await session.service?.trackExportJob(job.id, undefined, { follow: false });
+    if (job?.kind === 'deployment') await session.service?.trackDeployment(job.id, demoTarget(what), { follow: false });
   }
+}
+
+function demoTarget(what: string | undefined): DeployTarget | undefined {
+  if (what === 'production') return { kind: 'production' };
+  const [kind, branch, url] = (what ?? '').split('=');
+  if (kind !== 'preview' || branch === undefined) return undefined;
+  return { kind: 'preview', branch: decodeURIComponent(branch), ...(url === undefined ? {} : { previewUrl: decodeURIComponent(url) }) };
 }

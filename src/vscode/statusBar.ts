@@ -20,7 +20,7 @@ export class JobsStatusBar implements vscode.Disposable {
 
   /** What the item shows now (the text without its icon), for tests. */
   get text(): string | undefined {
-    return this.visible ? this.item.text.replace(/^\$\([^)]+\)\s*/, '') : undefined;
+    return this.visible ? this.item.text.replace(/^\$\([^)]+\)\s*/, '').replace(/\\\$\(/g, '$(') : undefined;
   }
 
   private visible = false;
@@ -32,7 +32,8 @@ export class JobsStatusBar implements vscode.Disposable {
       this.visible = false;
       return;
     }
-    this.item.text = `$(sync~spin) ${status.text}`;
+    // A branch name is server (or git) text: `$(name)` in it would draw an icon.
+    this.item.text = `$(sync~spin) ${status.text.replace(/\$\(/g, '\\$(')}`;
     this.item.tooltip = [vscode.l10n.t('Docs Admin ({0})', this.session.environment.name), ...status.lines, vscode.l10n.t('Click to show the jobs.')].join('\n');
     this.item.show();
     this.visible = true;

@@ -89,6 +89,73 @@ export class StatusItem implements vscode.Disposable {
   }
 }
 
+/** A quick pick (`window.createQuickPick`) whose texts are made safe as they are set. */
+export class QuickPickBox<T extends vscode.QuickPickItem> implements vscode.Disposable {
+  constructor(
+    private readonly pick: vscode.QuickPick<T>,
+    private readonly onShow: (prompt: ShownPrompt) => void,
+  ) {}
+
+  set title(title: string) {
+    this.pick.title = forMessage(title);
+  }
+
+  set placeholder(placeholder: string) {
+    this.pick.placeholder = forMessage(placeholder);
+  }
+
+  set items(items: readonly T[]) {
+    this.pick.items = items.map(safeItem);
+  }
+
+  set ignoreFocusOut(value: boolean) {
+    this.pick.ignoreFocusOut = value;
+  }
+
+  /** The text typed (the person's own). */
+  get value(): string {
+    return this.pick.value;
+  }
+
+  get selectedItems(): readonly T[] {
+    return this.pick.selectedItems;
+  }
+
+  get onDidChangeValue(): vscode.Event<string> {
+    return this.pick.onDidChangeValue;
+  }
+
+  get onDidAccept(): vscode.Event<void> {
+    return this.pick.onDidAccept;
+  }
+
+  get onDidHide(): vscode.Event<void> {
+    return this.pick.onDidHide;
+  }
+
+  get onDidTriggerItemButton(): vscode.Event<vscode.QuickPickItemButtonEvent<T>> {
+    return this.pick.onDidTriggerItemButton;
+  }
+
+  show(): void {
+    this.onShow({
+      kind: 'quickPick',
+      ...(this.pick.title === undefined ? {} : { title: this.pick.title }),
+      ...(this.pick.placeholder === undefined ? {} : { placeHolder: this.pick.placeholder }),
+      items: this.pick.items.map((i) => i.label),
+    });
+    this.pick.show();
+  }
+
+  hide(): void {
+    this.pick.hide();
+  }
+
+  dispose(): void {
+    this.pick.dispose();
+  }
+}
+
 /** Markdown's punctuation backslash-escaped: outside text in a Markdown tooltip reads as it is, with no link or emphasis. */
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`);
@@ -165,6 +232,15 @@ export class Ui {
     return picked === undefined ? undefined : items[shown.indexOf(picked)];
   }
 
+  /**
+   * `window.createQuickPick`, for a pick whose rows change as the person types: its title,
+   * placeholder and every row's texts are made safe as they are set. A row keeps its own fields
+   * (the safe copy is a spread of it), so `selectedItems` and button events read them.
+   */
+  quickPickBox<T extends vscode.QuickPickItem>(): QuickPickBox<T> {
+    return new QuickPickBox<T>(vscode.window.createQuickPick<T>(), (prompt) => this.record(prompt));
+  }
+
   /** `window.showOpenDialog`, its title and button made safe. */
   openDialog(options: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined> {
     const shown: vscode.OpenDialogOptions = {
@@ -185,11 +261,6 @@ export class Ui {
     };
     this.record({ kind: 'saveDialog', ...(shown.title === undefined ? {} : { title: shown.title }) });
     return vscode.window.showSaveDialog(shown);
-  }
-
-  /** `window.setStatusBarMessage`, made safe. */
-  statusMessage(text: string, hideAfterMs: number): vscode.Disposable {
-    return vscode.window.setStatusBarMessage(forMessage(text), hideAfterMs);
   }
 
   /** `window.createStatusBarItem`, as an item whose text and tooltip are made safe. */

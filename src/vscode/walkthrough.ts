@@ -14,6 +14,8 @@ export interface SetupState {
   agentJobTracked: boolean;
   agentAsked: boolean;
   exportStarted: boolean;
+  /** A deployment or preview started or tracked. */
+  deployed: boolean;
   published: boolean;
 }
 
@@ -23,7 +25,7 @@ const FIRST_PULSE_MS = 5_000;
 /**
  * Sets the `docsAdmin.setup.*` context keys the walkthrough's steps complete on
  * (`completionEvents: onContext:…`), from the session's real state: a stored key, a base URL
- * and project id, a tracked agent job, an agent job created from a prompt, a tracked export, a finished publish. A key is set only
+ * and project id, a tracked agent job, an agent job created from a prompt, a tracked export, a tracked deployment or preview, a finished publish. A key is set only
  * when its value changes.
  *
  * Every step's expression also needs `docsAdmin.setup.live`, which is false except for a
@@ -116,6 +118,7 @@ export class SetupProgress implements vscode.Disposable {
       agentJobTracked: jobs.some((j) => j.kind === 'agent'),
       agentAsked: this.state.get<number>(ASKED_AT) !== undefined,
       exportStarted: jobs.some((j) => j.kind === 'export'),
+      deployed: jobs.some((j) => j.kind === 'deployment'),
       published: this.lastPublishedAt !== undefined,
     };
     let done = false;

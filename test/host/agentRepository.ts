@@ -59,3 +59,44 @@ export function makeAgentRepository(workspace: string, branch: string): AgentRep
     },
   };
 }
+
+/**
+ * The playground's workspace as a clone of the demo jobs' repository (npm start): the workspace
+ * folder itself is the git repository, its `origin` https://github.com/acme/docs, sent by
+ * `url.<path>.insteadOf` to a bare repository that holds the demo agents' branches
+ * (`agent/quickstart`, `agent/fr`), so Review Changes, Check Out Agent Branch and Preview Agent
+ * Branch work on the demo jobs. `files` are the workspace's own pages, committed on main.
+ */
+export function makePlaygroundRepository(workspace: string, files: Record<string, string>): AgentRepository {
+  const temp = mkdtempSync(join(tmpdir(), 'docs-admin-playground-repo-'));
+  const bare = join(temp, 'origin.git');
+  const agent = join(temp, 'agent');
+  git(temp, 'init', '-q', '--bare', '-b', 'main', bare);
+  git(temp, 'init', '-q', '-b', 'main', agent);
+  for (const [path, text] of Object.entries(files)) write(agent, path, text);
+  write(agent, 'docs/legacy-setup.md', '# Legacy setup\n\nThis page describes the old installer.\n');
+  git(agent, 'add', '-A');
+  git(agent, 'commit', '-q', '-m', 'The docs');
+  git(agent, 'remote', 'add', 'origin', bare);
+  git(agent, 'push', '-q', 'origin', 'main');
+  git(agent, 'checkout', '-q', '-b', 'agent/quickstart');
+  write(agent, 'docs/first-page.md', '# Your first page\n\nCreate `docs/hello.md` and it appears in the sidebar.\n');
+  write(agent, 'docs/quickstart.mdx', `${files['docs/quickstart.mdx'] ?? ''}\n## Troubleshooting\n\nRun \`docs doctor\` when the CLI does not start.\n`);
+  git(agent, 'rm', '-q', 'docs/legacy-setup.md');
+  git(agent, 'add', '-A');
+  git(agent, 'commit', '-q', '-m', 'Rewrite the quickstart');
+  git(agent, 'push', '-q', 'origin', 'agent/quickstart');
+  git(agent, 'checkout', '-q', 'main');
+  git(agent, 'checkout', '-q', '-b', 'agent/fr');
+  write(agent, 'fr/docs/quickstart.mdx', '# Démarrage rapide\n\nInstallez la CLI avec npm.\n');
+  git(agent, 'add', '-A');
+  git(agent, 'commit', '-q', '-m', 'Traduire le guide de démarrage');
+  git(agent, 'push', '-q', 'origin', 'agent/fr');
+  git(workspace, 'init', '-q', '-b', 'main');
+  git(workspace, 'remote', 'add', 'origin', AGENT_REMOTE);
+  git(workspace, 'config', `url.${bare}.insteadOf`, AGENT_REMOTE);
+  git(workspace, 'fetch', '-q', 'origin');
+  git(workspace, 'reset', '-q', '--hard', 'origin/main');
+  git(workspace, 'branch', '-q', '--set-upstream-to=origin/main');
+  return { clone: workspace, remove: () => rmSync(temp, { recursive: true, force: true }) };
+}

@@ -13,6 +13,8 @@ export interface Page {
   keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void>; insertText(text: string): Promise<void> };
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   waitForTimeout(ms: number): Promise<void>;
+  /** Resolves when the page next fires the event (a reload's `domcontentloaded`). */
+  waitForEvent(event: 'domcontentloaded' | 'load', options?: { timeout?: number }): Promise<unknown>;
   mouse: { move(x: number, y: number): Promise<void> };
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;

@@ -6,8 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEMO_JOBS, seedDemo } from '../simulator/demo';
-import { redactSecrets } from '../../src/core/redact';
+import { demoTracked, seedDemo } from '../simulator/demo';
 import { Simulator } from '../simulator';
 import { makeTestCertificates } from '../support/certificates';
 import { makeAgentRepository, type AgentRepository } from './agentRepository';
@@ -15,33 +14,12 @@ import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { ensureHost } from './install';
+import { checkComposerAfterSend } from './uiComposer';
+import { expectText, runCommand } from './uiSteps';
 import { workbenchUrl } from './workbench';
 
 const REPO = resolve(__dirname, '..', '..', '..');
 const SHOTS = process.env.DOCS_ADMIN_UPDATE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'screenshots') : join(REPO, 'out', 'screenshots');
-
-async function expectText(page: Page, selector: string, pattern: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < until) {
-    const locator = page.locator(selector);
-    if ((await locator.count()) > 0) {
-      last = await locator.first().innerText({ timeout: 2_000 }).catch(() => '');
-      if (pattern.test(last)) return last;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`UI check: ${what} not seen (wanted ${String(pattern)}, last saw ${JSON.stringify(redactSecrets(last).slice(0, 300))})`);
-}
-
-/** Runs a command from the palette by its full title. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), `"${title}" in the palette`);
-  await page.keyboard.press('Enter');
-}
 
 /**
  * Sets the colour theme as a person without the theme picker would (offline, this build's
@@ -85,9 +63,11 @@ const STATUS_ICONS: [RegExp, string][] = [
   [/^queued\b/, 'clock'],
   [/^running\b/, 'sync'],
   [/^completed\b/, 'package'],
+  [/^deploying\b/, 'sync'],
+  [/^deployed\b/, 'rocket'],
 ];
 /** The demo's rows cover these statuses (at least), in the two views. */
-const DEMO_STATUSES = ['active', 'pull request opened', 'failed', 'archived', 'completed'];
+const DEMO_STATUSES = ['active', 'pull request opened', 'failed', 'archived', 'completed', 'queued', 'deployed'];
 
 /** Every job row of both views: its description and the codicon of its icon; fails on a row whose icon is not its status's. */
 async function expectStatusIcons(page: Page, theme: string): Promise<string> {
@@ -162,7 +142,7 @@ async function main(): Promise<void> {
     browser = await launchBrowser(paths, chromium);
     page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     await page.goto(
-      workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: DEMO_JOBS.join(',') } }),
+      workbenchUrl(server, { extensionDevelopmentPath: REPO, extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: sim.key, DOCS_ADMIN_PLAYGROUND_TRACK: demoTracked(sim).join(',') } }),
       { waitUntil: 'domcontentloaded' },
     );
     const icon = page.locator('.activitybar [aria-label*="Docs Admin"]');
@@ -232,6 +212,9 @@ async function main(): Promise<void> {
     await expectText(page, '.pane-body', /acme\/docs @ docs-agent\/[\s\S]*active/, 'the new job row');
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
+    // Ask Agent… again, a send that may have arrived, and a real reload (uiComposer.ts).
+    const composerSeen = await checkComposerAfterSend(page, sim, server, /Say\s+which\s+Node\s+versions\s+are\s+tested/);
+    console.log(`UI check: ${composerSeen}`);
 
     // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
@@ -242,7 +225,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Connect to your project: true, Set your admin key: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Connect to your project: true, Set your admin key: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }
@@ -295,7 +278,36 @@ async function main(): Promise<void> {
     await page.waitForTimeout(1_500);
     await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish and a review seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    // Deployments: Preview Agent Branch on the demo job's row, then the Deployments view with a
+    // deployment of each status, and a failed one's logs in their read-only editor.
+    await runCommand(page, 'View: Close All Editor Groups');
+    await jobRow.click({ button: 'right' });
+    await page.waitForTimeout(600);
+    await page.locator('.context-view .action-label', { hasText: 'Preview Agent Branch' }).first().click();
+    await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*preview ready/, 'the agent row saying its preview is ready', 60_000);
+    // Room for the Deployments view: the Static Exports view folded, the Deployments view open.
+    const exportsHeader = page.locator('.sidebar .pane-header', { hasText: 'Static Exports' }).first();
+    if ((await exportsHeader.getAttribute('aria-expanded')) === 'true') await exportsHeader.click();
+    const deployments = page.locator('.sidebar .pane-header', { hasText: 'Deployments' }).first();
+    if ((await deployments.getAttribute('aria-expanded')) !== 'true') await deployments.click();
+    // Running first, then newest: the agent's preview and a running deployment are both on screen.
+    const deploymentRows = await expectText(page, '.sidebar .pane-body >> nth=2', /^(?=[\s\S]*Preview of agent\/quickstart)(?=[\s\S]*(deploying|queued))/, 'the Deployments view with the agent\'s preview and a running deployment', 30_000);
+    await expectText(page, '.statusbar', /Deploying · |deployments/, 'the running deployment in the status bar');
+    await page.mouse.move(660, 640);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'deployments.png') });
+    // The failed demo preview's logs, picked from the palette (its row may be below the view's fold).
+    await runCommand(page, 'Docs Admin: Show Deployment Logs');
+    await page.locator('.quick-input-widget input').fill('agent/fr');
+    await expectText(page, '.quick-input-widget .monaco-list', /Preview of agent\/fr/, 'the failed preview in the pick list');
+    await page.keyboard.press('Enter');
+    await expectText(page, '.editor-instance', /Error:\s+guides\/install\.mdx:12:3:\s+Unknown\s+component/, 'the failure line in the logs (the lines wrap)', 30_000);
+    await page.mouse.move(660, 640);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'deployment-logs.png') });
+    console.log(`UI check: the Deployments view shows ${deploymentRows.split('\n').filter((l) => /^(Production|Preview of)/.test(l)).length} deployments`);
+
+    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish, a review, a preview and the deployments with their logs seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);

@@ -5,8 +5,12 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
+import type { ShownMessage } from '../../src/vscode/messages';
 import { Simulator } from '../simulator';
 import { configure, fromCode, internals, waitFor } from './support';
+
+/** How long, in real time, an agent run lasts in this suite (see the simulator in `before`). */
+const RUN_REAL_MS = 3_600_000;
 
 describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the simulator)', function () {
   this.timeout(60_000);
@@ -37,8 +41,9 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   }
 
   before(async () => {
-    // 1 real ms is 1 simulated second: an agent run of 3,000 s takes 3 s.
-    sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: 3_000_000 } });
+    // An agent run lasts an hour of real time: a job ends when a test moves the simulator's clock
+    // on (RUN_REAL_MS), never while a slow machine is still sending, so "active at once" holds.
+    sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: RUN_REAL_MS * 1_000 } });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ask-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
@@ -86,6 +91,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(api.composer.documents().filter((d) => !d.isClosed && vscode.window.visibleTextEditors.some((e) => e.document === d)).length, 0, 'its tab is closed');
     await waitFor('the walkthrough step', () => api.setup.current.agentAsked === true);
     await waitFor('the status bar', () => /agent job/.test(api.statusBar.text ?? ''));
+    sim.advance(RUN_REAL_MS);
     await waitFor('completion', () => description(sent.jobId)?.startsWith('pull request opened') === true, 20_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === `Agent job on acme/docs @ docs-agent/${sent.jobId} opened a pull request.`));
     const notice = api.notifier.recent.find((n) => n.message.includes(`docs-agent/${sent.jobId}`));
@@ -95,7 +101,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   it('a follow-up makes a completed job active again; it is polled again and notifies again', async () => {
     // No page open: the follow-up starts empty (with a page and a selection, they would go with it).
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const job = sim.addAgentJob({ durationMs: 2_000_000, createdAt: sim.now() - 3_000_000 });
+    const job = sim.addAgentJob({ durationMs: RUN_REAL_MS * 1_000, createdAt: sim.now() - RUN_REAL_MS - 1_000 });
     const id = String(job.id);
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
@@ -110,11 +116,117 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.deepEqual(sim.agentPrompts(id), ['Also fix the title.']);
     assert.match(description(id) ?? '', /^active/, 'active again at once');
     assert.ok(api.session.service!.activeCount >= 1, 'polled again');
+    sim.advance(RUN_REAL_MS);
     await waitFor('the second completion', () => description(id)?.startsWith('pull request opened') === true, 20_000);
     await waitFor('the second notification', () => api.notifier.recent.slice(before).some((n) => n.message.includes('opened a pull request')));
   });
 
-  it('a 429, closing the composer and a reload keep the draft; a send that may have arrived is marked, never resent silently', async () => {
+  /** The playground's page, in the test workspace: docs/quickstart.mdx. */
+  function quickstart(): vscode.Uri {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'the test host opens a workspace folder');
+    const page = vscode.Uri.joinPath(folder.uri, 'docs', 'quickstart.mdx');
+    mkdirSync(join(page.fsPath, '..'), { recursive: true });
+    writeFileSync(page.fsPath, '# Quickstart\n\nInstall the CLI with npm.\n<Tip>Node 20 or later.</Tip>\n\nThen run it.\n');
+    return page;
+  }
+
+  /** Selects lines `from`-`to` (1-based) of the page, in an editor of its own, as a person would before Ask Agent…. */
+  async function select(page: vscode.Uri, from: number, to: number): Promise<void> {
+    const editor = await vscode.window.showTextDocument(page, { viewColumn: vscode.ViewColumn.One });
+    editor.selection = new vscode.Selection(from - 1, 0, to, 0);
+  }
+
+  /** What the active composer holds below its header line. */
+  function belowHeader(): string {
+    const text = vscode.window.activeTextEditor?.document.getText() ?? '';
+    assert.match(text, /^<!-- docs-admin:composer [^\n]*-->\n/, 'the composer starts with its header');
+    return text.slice(text.indexOf('-->\n') + 4);
+  }
+
+  /** The last message shown so far: a mark to read what is shown after it. */
+  const lastShown = (): ShownMessage | undefined => api.messages.recent.at(-1);
+  /** The "unsent draft is back" status-bar messages shown since `mark`. */
+  const unsentNotice = (mark: ShownMessage | undefined) =>
+    api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1).filter((m) => m.severity === 'status' && /unsent draft is back/.test(m.text));
+
+  it('issue 28: a prompt the agent took never comes back: Ask Agent… on docs/quickstart.mdx, send, Ask Agent… again opens a fresh composer', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const page = quickstart();
+    await select(page, 3, 4);
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.ok(draft && api.composer.addressOf(draft)?.request.kind === 'create');
+    assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected lines 3-4:\n3 | Install the CLI with npm.\n4 | <Tip>Node 20 or later.</Tip>\n\n');
+    await type('Say which Node versions are tested.');
+    sim.clearRequests();
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
+    assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
+    assert.match(description(sent.jobId) ?? '', /^active/);
+    assert.equal(existsSync(draft.fsPath), false, 'the sent draft is removed');
+    // The condition of the issue: VS Code keeps the closed composer's document in memory (for minutes).
+    assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.toString() === draft.toString()), 'VS Code still holds the sent draft in memory');
+
+    // Ask Agent… again, on other lines: a fresh composer with them, not the prompt that was sent.
+    await select(page, 6, 6);
+    const shown = lastShown();
+    const again = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.equal(again?.toString(), draft.toString(), 'the same draft file, made anew');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), draft.toString(), 'the composer is the active editor');
+    assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected line 6:\n6 | Then run it.\n\n', 'a fresh composer with the new selection');
+    assert.deepEqual(unsentNotice(shown), [], 'no "unsent draft" message');
+    assert.ok(existsSync(draft.fsPath), 'the new draft is on disk (it survives a reload)');
+    assert.equal(posts().length, 1, 'nothing sent meanwhile');
+    // Written and sent: a second job with the new request only, not the first instruction again.
+    await type('Link the install guide.');
+    const second = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
+    assert.ok(second?.outcome === 'created' && second.jobId !== sent.jobId, JSON.stringify(second));
+    assert.deepEqual(sim.agentPrompts(second.jobId), ['Page: docs/quickstart.mdx\nSelected line 6:\n6 | Then run it.\n\nLink the install guide.']);
+    assert.deepEqual(sim.agentPrompts(sent.jobId), ['Page: docs/quickstart.mdx\nSelected lines 3-4:\n3 | Install the CLI with npm.\n4 | <Tip>Node 20 or later.</Tip>\n\nSay which Node versions are tested.']);
+    assert.equal(posts().length, 2);
+  });
+
+  it('issue 28: after a sent follow-up, Send Follow-up… and Ask Agent… open fresh composers with the new selection', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const job = sim.addAgentJob({ durationMs: RUN_REAL_MS * 1_000, createdAt: sim.now() - RUN_REAL_MS - 1_000 });
+    const id = String(job.id);
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
+    await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
+    const page = quickstart();
+    await select(page, 3, 3);
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agentJob.sendFollowUp', row(id));
+    assert.deepEqual(api.composer.addressOf(draft)?.request, { kind: 'message', jobId: id });
+    assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected line 3:\n3 | Install the CLI with npm.\n\n');
+    await type('Name the npm package.');
+    sim.clearRequests();
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send'))), { outcome: 'sent', jobId: id });
+    assert.equal(existsSync(draft.fsPath), false, 'the sent follow-up is removed');
+    assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.toString() === draft.toString()), 'VS Code still holds the sent follow-up in memory');
+
+    // The same job again, on another line: a fresh follow-up, not the one sent.
+    await select(page, 4, 4);
+    const shown = lastShown();
+    const next = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agentJob.sendFollowUp', row(id));
+    assert.equal(next?.toString(), draft.toString());
+    assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected line 4:\n4 | <Tip>Node 20 or later.</Tip>\n\n', 'a fresh follow-up with the new selection');
+    assert.deepEqual(unsentNotice(shown), [], 'no "unsent draft" message');
+    await type('Say 22 or later.');
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(next, 'docsAdmin.agent.send'))), { outcome: 'sent', jobId: id });
+
+    // And Ask Agent… after it: a fresh composer with the selection of the moment.
+    await select(page, 1, 1);
+    const ask = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.ok(ask && api.composer.addressOf(ask)?.request.kind === 'create');
+    assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected line 1:\n1 | # Quickstart\n\n');
+    assert.deepEqual(unsentNotice(shown), [], 'no "unsent draft" message');
+    assert.equal(posts().length, 2, 'each follow-up sent once');
+    assert.deepEqual(sim.agentPrompts(id), [
+      'Page: docs/quickstart.mdx\nSelected line 3:\n3 | Install the CLI with npm.\n\nName the npm package.',
+      'Page: docs/quickstart.mdx\nSelected line 4:\n4 | <Tip>Node 20 or later.</Tip>\n\nSay 22 or later.',
+    ]);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: ask }));
+  });
+
+  it('a 429 and closing the composer keep the draft in its file (what a reload reads); a send that may have arrived is marked, and sent again only when agreed', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     sim.clearRequests();
     sim.setAgentDefaults({ hourlyLimit: 0 });
@@ -124,7 +236,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(limited?.outcome, 'rateLimited');
     assert.match(limited.outcome === 'rateLimited' ? limited.message : '', /limit was hit .*Try again after \d\d:\d\d/);
     assert.equal(posts().length, 1);
-    // What a reload or a restart keeps is the file: the draft is in it.
+    // What a reload or a restart keeps is the file: the draft is in it (the UI check reloads the window for real).
     assert.ok(readFileSync(draft.fsPath, 'utf8').endsWith('Rewrite the FAQ intro.\nKeep it short.'));
     // Closing the composer sends nothing, and asks nothing (the draft is saved).
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -133,10 +245,12 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
       () => assert.fail('no composer is open'),
       () => undefined,
     );
-    // Opened again (after a reload, say): the draft comes back as it was, not a new one.
+    // Opened again: the draft comes back as it was, not a new one, and the status bar says so.
+    const shown = lastShown();
     const again = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     assert.equal(again?.toString(), draft.toString());
     assert.ok(vscode.window.activeTextEditor?.document.getText().endsWith('Rewrite the FAQ intro.\nKeep it short.'));
+    assert.equal(unsentNotice(shown).length, 1, 'the status bar says the unsent draft is back');
     // A 5xx: the job may exist; the draft is kept and marked, so a second send asks first.
     sim.setAgentDefaults({ hourlyLimit: 100 });
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
@@ -146,8 +260,77 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(posts().length, 2, 'sent once, not resent');
     assert.ok(api.composer.wasMaybeSent(draft));
     assert.ok(existsSync(draft.fsPath));
-    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', ...(await lens(draft, 'docsAdmin.agent.discardDraft')));
+    // The second send: declined, nothing goes (the question itself is answered by hand in the UI check).
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', fromCode({ uri: draft, sendAgain: false })), { outcome: 'cancelled' });
+    assert.equal(posts().length, 2, 'nothing sent without agreement');
+    assert.ok(api.composer.wasMaybeSent(draft), 'still marked');
+    assert.ok(readFileSync(draft.fsPath, 'utf8').endsWith('Rewrite the FAQ intro.\nKeep it short.'), 'the draft is kept');
+    // Agreed: sent once more, and the draft goes.
+    const agreed = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', fromCode({ uri: draft, sendAgain: true }));
+    assert.ok(agreed?.outcome === 'created', JSON.stringify(agreed));
+    assert.equal(posts().length, 3);
+    assert.deepEqual(sim.agentPrompts(agreed.jobId), ['Rewrite the FAQ intro.\nKeep it short.']);
     assert.equal(existsSync(draft.fsPath), false);
     assert.equal(api.composer.wasMaybeSent(draft), false);
+  });
+
+  it('Discard Draft removes the draft and its mark: Ask Agent… then opens a new one, not the discarded text', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    await type('Never mind.');
+    sim.injectFault({ route: 'agent.create', kind: 'status', status: 503 });
+    assert.equal((await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send'))))?.outcome, 'mayHaveArrived');
+    assert.ok(api.composer.wasMaybeSent(draft));
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+    assert.equal(existsSync(draft.fsPath), false);
+    assert.equal(api.composer.wasMaybeSent(draft), false);
+    // Opened again: a new draft, not the discarded one.
+    await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.doesNotMatch(vscode.window.activeTextEditor?.document.getText() ?? '', /Never mind/);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+  });
+
+  it('what the person types while the prompt is being sent is kept: the draft stays, with what was sent and what was added, and says so', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    await type('Shorten the intro.');
+    sim.clearRequests();
+    // The agent takes a moment to answer: the person goes on writing meanwhile.
+    sim.injectFault({ route: 'agent.create', kind: 'delay', ms: 1_500 });
+    const mark = api.messages.recent.at(-1);
+    const sending = vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
+    await waitFor('the request', () => posts().length === 1);
+    await type('\nAnd add a table of contents.');
+    const sent = await sending;
+    assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
+    assert.deepEqual(sim.agentPrompts(sent.jobId), ['Shorten the intro.']);
+    assert.ok(existsSync(draft.fsPath), 'the draft is kept');
+    assert.match(readFileSync(draft.fsPath, 'utf8'), /Shorten the intro\.\nAnd add a table of contents\.$/, 'with what was typed meanwhile, saved');
+    const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+    assert.ok(shown.some((m) => m.severity === 'info' && m.text.includes(`Agent job ${sent.jobId} created.`) && /wrote in the draft while it was being sent/.test(m.text)), JSON.stringify(shown));
+    // Opened again, it is the person's draft, as they left it.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /And add a table of contents\.$/);
+    assert.equal(posts().length, 1, 'nothing sent again');
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+  });
+
+  it('a draft that holds only the page and lines it was opened with is not sent: it says what to write, and the draft stays', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const page = quickstart();
+    await select(page, 3, 4);
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    sim.clearRequests();
+    const mark = api.messages.recent.at(-1);
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send'))), { outcome: 'blank' });
+    assert.equal(posts().length, 0, 'nothing sent');
+    const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+    assert.ok(shown.some((m) => m.severity === 'warning' && /only the page and lines .*write what the agent should do/.test(m.text)), JSON.stringify(shown));
+    assert.ok(existsSync(draft.fsPath), 'the draft stays');
+    await type('Mention Node 22.');
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
+    assert.equal(sent?.outcome, 'created');
+    assert.equal(posts().length, 1);
   });
 });

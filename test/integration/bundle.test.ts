@@ -77,6 +77,26 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     await waitFor('the new expiry', () => String(itemOf(jobRow()!).description).includes('link expires in 59m'));
   });
 
+  it('a link that comes already expired is never copied or shown as ready: asked for again (3 in all), then refused with what to check', async () => {
+    sim.setLinkTtlSeconds(-120);
+    api.session.links?.forget(jobId);
+    await vscode.env.clipboard.writeText('before');
+    const mark = api.messages.recent.at(-1);
+    const before = bundleCalls();
+    try {
+      assert.notEqual(await vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', jobRow()), true);
+      assert.equal(bundleCalls(), before + 3);
+      assert.equal(await vscode.env.clipboard.readText(), 'before', 'no expired link reached the clipboard');
+      await vscode.commands.executeCommand('docsAdmin.export.generateBundle', jobRow());
+      assert.equal(bundleCalls(), before + 6);
+      const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
+      assert.equal(shown.filter((m) => m.severity === 'error' && /had already expired .*3 asked for in all.*clock/.test(m.text)).length, 2, JSON.stringify(shown));
+      assert.ok(!shown.some((m) => /Bundle ready|link copied/.test(m.text)), JSON.stringify(shown));
+    } finally {
+      sim.setLinkTtlSeconds(3600);
+    }
+  });
+
   it('Download Bundle saves a verified file, sends no key to the storage, and shows it under the job', async () => {
     const target = join(dir, 'docs-acme.tar.gz');
     const result = await vscode.commands.executeCommand<DownloadResult>('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target }));

@@ -4,6 +4,9 @@
  * `*.test.js` beside it with mocha and rejects when any test fails. A folder with an `index.js`
  * of its own is another suite (l10n/, run by test/host/pseudoLocale.ts) and is left out.
  *
+ * In CI (`CI` set, test/host/suite.ts passes it on) a skipped test fails the suite, as in the
+ * unit suite (test/support/skipped.ts).
+ *
  * For the secrets scan (test/host/logScan.ts), the keys and signatures the suite's simulators
  * handed out are written to `DOCS_ADMIN_TEST_SECRETS_FILE` at the end. (test/host/suite.ts
  * runs the "Docs Admin" channel at trace level, so everything it can log is in its file.)
@@ -12,6 +15,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Mocha from 'mocha';
 import { watchSecrets } from '../simulator/ledger';
+import { pendingTests, skippedInCi } from '../support/skipped';
 
 /**
  * The suite fails when fewer tests than this ran (a suite that loads no file, or whose files
@@ -42,11 +46,17 @@ export async function run(): Promise<void> {
       try {
         let ran = 0;
         const runner = mocha.run((failures) => {
+          const skipped = skippedInCi(pendingTests(mocha.suite), 'integration');
           if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+          else if (skipped !== undefined) reject(skipped);
           else if (!subset && ran < MINIMUM_TESTS) reject(new Error(`only ${ran} integration test(s) ran, fewer than the ${MINIMUM_TESTS} the suite declares (test/integration/index.ts)`));
           else resolve();
         });
-        runner.on('test end', () => ran++);
+        // A skipped test ends too, without running: only a pass or a failure counts.
+        runner.on('pass', () => ran++);
+        runner.on('fail', (runnable) => {
+          if (runnable.type === 'test') ran++;
+        });
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }

@@ -65,11 +65,14 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('an active job turning completed updates its row and the status bar, and notifies', async () => {
-    sim.addAgentJob({ id: 'job-live', repository: 'https://github.com/acme/guides', ref: 'agent/live', durationMs: 2_500_000 });
+    // It runs for an hour of real time, and ends when the simulator's clock is moved on: a slow
+    // machine's first reading still finds it active.
+    sim.addAgentJob({ id: 'job-live', repository: 'https://github.com/acme/guides', ref: 'agent/live', durationMs: 3_600_000_000 });
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-live' }));
     await waitFor('the active row', () => description('job-live')?.startsWith('active') === true);
     assert.equal(item(row('job-live') as JobNode).contextValue, 'agentJob.active');
     await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
+    sim.advance(3_600_000);
     await waitFor('completion', () => description('job-live')?.startsWith('pull request opened') === true, 15_000);
     await waitFor('the status bar to hide', () => api.statusBar.text === undefined);
     // Other jobs of this suite may finish at the same moment: look among the recent notices.

@@ -1,6 +1,6 @@
 /** The simulator's control interface under `/_sim/`, for the playground and child processes. */
 import type { Simulator } from './server';
-import type { AgentDefaults, AgentJobSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
+import type { AgentDefaults, AgentJobSeed, AutomationSeed, DeploymentDefaults, DeploymentSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
 
 export interface ControlReply {
   status: number;
@@ -31,6 +31,18 @@ export function handleControl(sim: Simulator, method: string, path: string, body
         return { status: 201, body: sim.addAgentJob(parse<AgentJobSeed>(body)) };
       case 'POST /_sim/export-jobs':
         return { status: 201, body: sim.addExportJob(parse<ExportJobSeed>(body)) };
+      case 'POST /_sim/deployments':
+        return { status: 201, body: sim.addDeployment(parse<DeploymentSeed>(body)) };
+      case 'GET /_sim/deployments':
+        return { status: 200, body: sim.deploymentList() };
+      case 'PUT /_sim/deployment-defaults':
+        sim.setDeploymentDefaults(parse<Partial<DeploymentDefaults>>(body));
+        return { status: 204, body: {} };
+      case 'POST /_sim/automations':
+        return { status: 201, body: { id: sim.addAutomation(parse<AutomationSeed>(body)) } };
+      case 'PUT /_sim/plan':
+        sim.setPreviewsEnabled(parse<{ previews?: boolean }>(body).previews !== false);
+        return { status: 204, body: {} };
       case 'PUT /_sim/agent-defaults':
         sim.setAgentDefaults(parse<Partial<AgentDefaults>>(body));
         return { status: 204, body: {} };

@@ -2,7 +2,7 @@
  * Agent and export jobs whose status is a function of the simulator's clock: nothing ticks,
  * every answer is computed from the job's start, its (scaled) duration and its outcome.
  */
-import type { AgentJobSeed, ExportDefaults, ExportJobSeed } from './types';
+import type { AgentJobField, AgentJobSeed, ExportDefaults, ExportJobSeed } from './types';
 
 export interface AgentJobRecord {
   id: string;
@@ -20,6 +20,8 @@ export interface AgentJobRecord {
   fixedStatus: string | undefined;
   archivedAt: number | undefined;
   prNumber: number;
+  /** Fields its answers leave out. */
+  omit: readonly AgentJobField[];
 }
 
 export interface ExportJobRecord {
@@ -88,6 +90,7 @@ export class JobStore {
       fixedStatus: seed.status,
       archivedAt: seed.status === 'archived' ? this.now() : undefined,
       prNumber: 100 + this.agents.size + 1,
+      omit: seed.omit ?? [],
     };
     this.agents.set(`${record.projectId}\u0000${record.id}`, record);
     return record;
@@ -118,7 +121,7 @@ export class JobStore {
     else status = record.outcome === 'failed' ? 'failed' : 'completed';
     // The pull request, once opened (at the end of the first run), stays through follow-ups.
     const opened = record.outcome === 'pr' && this.elapsed(record.createdAt) >= record.durationMs;
-    return {
+    const json: Record<string, unknown> = {
       id: record.id,
       status,
       source: { repository: record.repository, ref: record.ref },
@@ -127,6 +130,12 @@ export class JobStore {
       createdAt: iso(record.createdAt),
       archivedAt: record.archivedAt === undefined ? null : iso(record.archivedAt),
     };
+    for (const field of record.omit) {
+      const [top, inner] = field.split('.') as [string, string | undefined];
+      if (inner === undefined) delete json[top];
+      else delete (json[top] as Record<string, unknown>)[inner];
+    }
+    return json;
   }
 
   addExport(seed: ExportJobSeed, defaults: ExportDefaults, version?: string): ExportJobRecord {

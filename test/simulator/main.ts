@@ -2,7 +2,7 @@
  * `npm run simulator [-- --port N --host H --time-scale N --demo]`: the simulator on its own.
  * Prints `name: value` lines a script can read; stops on Ctrl-C.
  */
-import { DEMO_JOBS, seedDemo } from './demo';
+import { demoTracked, seedDemo } from './demo';
 import { Simulator } from './server';
 
 function option(name: string): string | undefined {
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   });
   if (process.argv.includes('--demo')) {
     seedDemo(sim);
-    console.log(`demoJobs: ${DEMO_JOBS.join(',')}`);
+    console.log(`demoJobs: ${demoTracked(sim).join(',')}`);
   }
   console.log(`baseUrl: ${sim.baseUrl}`);
   console.log(`storageBaseUrl: ${sim.storageBaseUrl}`);

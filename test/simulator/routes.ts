@@ -24,6 +24,14 @@ export function matchApi(method: string, parts: string[]): Matched {
     if (parts.length === 4) return { route: 'agent.create', params: { projectId: c } };
     if (parts.length === 6 && e !== undefined && e !== '' && f === 'message') return { route: 'agent.message', params: { projectId: c, id: e } };
   }
+  if (a === 'v1' && b === 'project' && c !== undefined && c !== '' && d !== undefined && d !== '' && parts.length === 4) {
+    if (method === 'POST' && c === 'update') return { route: 'deploy.trigger', params: { projectId: d } };
+    if (method === 'GET' && c === 'update-status') return { route: 'deploy.status', params: { statusId: d } };
+    if (method === 'POST' && c === 'preview') return { route: 'preview.trigger', params: { projectId: d } };
+  }
+  if (method === 'POST' && a === 'v1' && b === 'workflow' && parts.length === 5 && c !== undefined && c !== '' && d !== undefined && d !== '' && e === 'trigger') {
+    return { route: 'automation.trigger', params: { projectId: c, automationId: d } };
+  }
   if (a === 'v1' && b === 'static-export' && c === 'jobs') {
     if (method === 'POST' && parts.length === 3) return { route: 'export.start', params: {} };
     if (method === 'GET' && parts.length === 4 && d !== undefined && d !== '') return { route: 'export.status', params: { jobId: d } };
@@ -39,5 +47,7 @@ export function matchStorage(method: string, parts: string[]): Matched {
   if ((method === 'GET' || method === 'HEAD') && parts.length === 3 && a === 'bundles' && b !== undefined && b !== '' && c === 'bundle.tar.gz') {
     return { route: 'storage.get', params: { jobId: b } };
   }
+  // The docs site and its previews, as a browser opens them (Open Site, Open Preview).
+  if (method === 'GET' && (a === 'site' || a === 'previews') && b !== undefined && b !== '') return { route: 'site.get', params: { kind: a, name: b } };
   return { route: 'unknown', params: {} };
 }

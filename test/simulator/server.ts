@@ -8,6 +8,7 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import type { AddressInfo, Socket } from 'node:net';
 import { SimClock } from './clock';
 import { handleControl } from './control';
+import { DeploymentStore } from './deployments';
 import { FaultQueue } from './faults';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
 import { reportSecret } from './ledger';
@@ -19,8 +20,12 @@ import {
   DEMO_KEY,
   type AgentDefaults,
   type AgentJobSeed,
+  type AutomationSeed,
+  type DeploymentDefaults,
+  type DeploymentSeed,
   type ExportDefaults,
   type ExportJobSeed,
+  type Exchange,
   type Fault,
   type KeySpec,
   type RequestLogEntry,
@@ -62,6 +67,7 @@ export class Simulator {
   readonly keys: KeySpec[];
   private readonly clock: SimClock;
   private readonly jobs: JobStore;
+  private readonly deploys: DeploymentStore;
   private readonly faults = new FaultQueue();
   private randomFaults: RandomFaults | undefined;
   private readonly secret = randomBytes(32).toString('hex');
@@ -82,6 +88,7 @@ export class Simulator {
   private storageUrl = '';
   /** Where issued links point, when not at the storage itself (a relay in front of it). */
   private linkOrigin: string | undefined;
+  private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -99,6 +106,8 @@ export class Simulator {
       retryAfter: true,
       ...options.agentDefaults,
     };
+    this.deploys = new DeploymentStore(() => this.clock.now(), options.timeScale ?? 1, this.projectId, () => this.storageUrl, options.deploymentDefaults);
+    this.deploys.previewsEnabled = options.previewsEnabled ?? true;
     this.staticExportEnabled = options.staticExportEnabled ?? true;
     this.linkTtlSeconds = options.linkTtlSeconds ?? 3600;
     this.api = this.listener('api');
@@ -177,6 +186,46 @@ export class Simulator {
     return this.jobs.findAgent(projectId, id)?.prompts.slice();
   }
 
+  /** A deployment or preview as if triggered (from the dashboard, GitHub, the API); answers its status now. */
+  addDeployment(seed?: DeploymentSeed): Record<string, unknown> {
+    return this.deploys.json(this.deploys.add(seed));
+  }
+
+  /** The deployment's status as the API would answer it now (no fault, no key), or undefined. */
+  deployment(statusId: string): Record<string, unknown> | undefined {
+    const record = this.deploys.deployments.get(statusId);
+    return record && this.deploys.json(record);
+  }
+
+  /** Every deployment and preview the simulator knows, oldest first, as the API answers each now. */
+  deploymentList(): Record<string, unknown>[] {
+    return [...this.deploys.deployments.values()].map((record) => this.deploys.json(record));
+  }
+
+  /** An automation the trigger route knows (answers its id). */
+  addAutomation(seed?: AutomationSeed): string {
+    return this.deploys.addAutomation(seed).id;
+  }
+
+  /** The runs an automation's trigger started, oldest first. */
+  automationRuns(id: string): { instanceId: string; jobId: string; at: number }[] | undefined {
+    return this.deploys.automations.get(id)?.runs.slice();
+  }
+
+  /** `false`: the preview route answers 403, as for a plan without previews. */
+  setPreviewsEnabled(enabled: boolean): void {
+    this.deploys.previewsEnabled = enabled;
+  }
+
+  setDeploymentDefaults(defaults: Partial<DeploymentDefaults>): void {
+    this.deploys.defaults = { ...this.deploys.defaults, ...defaults };
+  }
+
+  /** The preview URL a branch has (or gets), as the preview route hands it out. */
+  previewUrl(branch: string): string {
+    return this.deploys.previewUrl(branch);
+  }
+
   setStaticExportEnabled(enabled: boolean): void {
     this.staticExportEnabled = enabled;
   }
@@ -232,6 +281,17 @@ export class Simulator {
 
   clearRequests(): void {
     this.requests.length = 0;
+  }
+
+  /**
+   * Tells `listener` every API request with the whole answer it got, as sent on the wire (the
+   * contract tests validate both against the vendor's documents). Not told: the control
+   * interface, the storage origin, and answers that never came whole (a reset, a cut, a stall,
+   * an oversized body). Gives the function that stops it.
+   */
+  onExchange(listener: (exchange: Exchange) => void): () => void {
+    this.exchangeListeners.add(listener);
+    return () => this.exchangeListeners.delete(listener);
   }
 
   /** Drops every open connection (keep-alive ones too), as a network change would. */
@@ -348,6 +408,10 @@ export class Simulator {
     }
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
     res.end(method === 'HEAD' ? undefined : reply.body);
+    if (origin === 'api' && this.exchangeListeners.size > 0) {
+      const exchange: Exchange = { request: entry, reply: { status: reply.status, headers: { ...reply.headers }, body: reply.body.toString('utf8') } };
+      for (const listener of this.exchangeListeners) listener(exchange);
+    }
   }
 
   /**
@@ -417,6 +481,14 @@ export class Simulator {
         const record = this.jobs.exports.get(params.jobId ?? '');
         return record ? this.bundleReply(record) : json(404, { error: 'Export job not found' });
       }
+      case 'deploy.trigger':
+        return this.answer(this.deploys.triggerDeployment(params.projectId ?? ''));
+      case 'deploy.status':
+        return this.answer(this.deploys.statusAnswer(params.statusId ?? ''));
+      case 'preview.trigger':
+        return this.answer(this.deploys.triggerPreview(params.projectId ?? '', headers, body));
+      case 'automation.trigger':
+        return this.answer(this.deploys.triggerAutomation(params.projectId ?? '', params.automationId ?? ''));
       default:
         return json(404, { error: 'Not found' });
     }
@@ -453,6 +525,20 @@ export class Simulator {
     const created = this.jobs.addAgent({ projectId, durationMs, outcome, repository, prompt });
     created.ref = ref.replace('{id}', created.id);
     return json(201, this.jobs.agentJson(created));
+  }
+
+  private answer(answer: { status: number; body: unknown; headers?: Record<string, string> }): Reply {
+    return json(answer.status, answer.body, answer.headers);
+  }
+
+  /** The docs site and its previews, as a browser sees them: a small page that says which. */
+  private siteReply(matched: Matched): Reply {
+    const { kind, name = '' } = matched.params;
+    const branch = kind === 'previews' ? this.deploys.previewBranchOf(name) : undefined;
+    if (kind === 'previews' && branch === undefined) return { status: 404, headers: { 'content-type': 'text/plain' }, body: Buffer.from('No preview here') };
+    const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const title = branch === undefined ? `The ${escape(name)} docs` : `Preview of ${escape(branch)}`;
+    return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: Buffer.from(`<!doctype html><title>${title}</title><h1>${title}</h1><p>Served by the Docs Admin simulator.</p>`) };
   }
 
   private exportDisabled(): Reply {
@@ -497,6 +583,7 @@ export class Simulator {
   }
 
   private storageReply(matched: Matched, method: string, headers: Record<string, string>, query: string, ignoreRange: boolean): Reply {
+    if (matched.route === 'site.get') return this.siteReply(matched);
     if (headers.authorization !== undefined) {
       return xml(400, 'InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter, Signature query string parameter or the Authorization header should be specified');
     }

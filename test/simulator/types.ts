@@ -43,6 +43,10 @@ export interface SimulatorOptions {
   clockSkewMs?: number;
   exportDefaults?: Partial<ExportDefaults>;
   agentDefaults?: Partial<AgentDefaults>;
+  /** How deployments and previews started through the API behave, and the two rate limits. */
+  deploymentDefaults?: Partial<DeploymentDefaults>;
+  /** `false`: the preview route answers 403 (previews are not in the plan). */
+  previewsEnabled?: boolean;
   /** Serve both origins over TLS with this key and certificate (https: URLs). */
   tls?: { key: string | Buffer; cert: string | Buffer };
 }
@@ -60,7 +64,14 @@ export interface AgentJobSeed {
   prompt?: string;
   /** A status that never moves: `archived`, or any unknown word. */
   status?: string;
+  /**
+   * Fields its answers leave out (the vendor's admin API 2.0.0 requires none): `source` whole,
+   * or `source.repository` / `source.ref` alone, `model`, `createdAt`, `prLink`, `archivedAt`.
+   */
+  omit?: AgentJobField[];
 }
+
+export type AgentJobField = 'source' | 'source.repository' | 'source.ref' | 'model' | 'createdAt' | 'prLink' | 'archivedAt';
 
 export interface ExportJobSeed {
   jobId?: string;
@@ -79,7 +90,65 @@ export interface ExportJobSeed {
   progressCurve?: readonly (readonly [number, number])[];
 }
 
-export type RouteName = 'agent.get' | 'agent.create' | 'agent.message' | 'export.start' | 'export.status' | 'export.bundle' | 'storage.get';
+export type RouteName =
+  | 'agent.get'
+  | 'agent.create'
+  | 'agent.message'
+  | 'export.start'
+  | 'export.status'
+  | 'export.bundle'
+  | 'deploy.trigger'
+  | 'deploy.status'
+  | 'preview.trigger'
+  | 'automation.trigger'
+  | 'storage.get'
+  | 'site.get';
+
+/** What a deployment or preview started through the API becomes (simulated ms), and the rate limits. */
+export interface DeploymentDefaults {
+  queuedMs: number;
+  /** The run, during which the logs grow line by line. */
+  durationMs: number;
+  outcome: 'success' | 'failure';
+  /** Deployment and automation triggers per 10 simulated seconds, shared. */
+  triggerLimit: number;
+  /** Preview triggers per simulated minute. */
+  previewLimit: number;
+  /** More of what those deployments are (their commit, author, logs, summary: hostile text, say). */
+  seed?: Omit<DeploymentSeed, 'id' | 'projectId' | 'kind' | 'branch' | 'createdAt'>;
+}
+
+export interface DeploymentSeed {
+  /** The status id (24 hex digits by default, as the platform's). */
+  id?: string;
+  projectId?: string;
+  /** `preview` when a branch is given. */
+  kind?: 'production' | 'preview';
+  branch?: string;
+  createdAt?: number;
+  queuedMs?: number;
+  durationMs?: number;
+  outcome?: 'success' | 'failure';
+  commit?: { sha?: string; ref?: string; message?: string; filesChanged?: { added?: string[]; modified?: string[]; removed?: string[] } };
+  /** `null`: no author (as the document allows). */
+  author?: { name: string; avatarUrl: string; githubUserId: number } | null;
+  source?: string;
+  subdomain?: string;
+  /** The lines of a successful run (a failing one stops after `failAt` of them and adds `failureLines`). */
+  logs?: string[];
+  failAt?: number;
+  failureLines?: string[];
+  summary?: string;
+}
+
+export interface AutomationSeed {
+  /** 24 hex digits (the platform's); anything else answers 400. */
+  id?: string;
+  projectId?: string;
+  active?: boolean;
+  /** Only automations with a custom schedule can be triggered. */
+  customSchedule?: boolean;
+}
 
 export type FaultSpec =
   /** `retryAfterDateSeconds`: a `Retry-After` HTTP date that many seconds after the simulator's clock, made for each answer. */
@@ -95,6 +164,12 @@ export type FaultSpec =
   | { kind: 'ignoreRange' };
 
 export type Fault = FaultSpec & { route: RouteName | '*'; times?: number | null };
+
+/** An API request and the whole answer the simulator gave it (see `Simulator.onExchange`). */
+export interface Exchange {
+  request: RequestLogEntry;
+  reply: { status: number; headers: Record<string, string>; body: string };
+}
 
 export interface RequestLogEntry {
   at: number;

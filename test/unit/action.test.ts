@@ -1,6 +1,7 @@
 /**
- * The GitHub Action's entry (dist/action/index.js) run as the runner runs it: a node process with
- * its inputs in `INPUT_<NAME>` variables (action.yml's defaults filled in), `GITHUB_OUTPUT` and
+ * The GitHub Action's entry (dist/action/index.js) run as the runner runs it: a process of the
+ * Node that action.yml names (node24: the test host's, see support/actionNode.ts) with its inputs
+ * in `INPUT_<NAME>` variables (action.yml's defaults filled in), `GITHUB_OUTPUT` and
  * `GITHUB_STEP_SUMMARY` files, the workspace as its folder, against the simulator. And
  * action.yml held to the inputs and outputs the entry reads and writes.
  */
@@ -17,6 +18,7 @@ import { inputVariable } from '../../src/action/runner';
 import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
+import { actionNode, type ActionNode } from './support/actionNode';
 import { collector } from './support/collector';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -62,11 +64,14 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
   let sim: Simulator;
   let pki: TestCertificates;
   let work: string;
+  let node: ActionNode;
   let runs = 0;
   const written = new Set<string>();
 
   before(async () => {
     assert.ok(existsSync(join(ROOT, ENTRY)), `${ENTRY} is built by "node esbuild.mjs"`);
+    node = actionNode(actionYml().runs.using);
+    if (node.warning !== undefined) console.warn(`warning: ${node.warning}`);
     // TLS, as every real API and object store uses it: the bundle link output is https: only.
     pki = makeTestCertificates();
     sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], exportDefaults: { queuedMs: 0, durationMs: 0, pages: 12 }, agentDefaults: { durationMs: 0 }, tls: { key: pki.key, cert: pki.cert } });
@@ -74,9 +79,10 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
   });
 
   after(async () => {
-    await sim.stop();
-    pki.remove();
-    rmSync(work, { recursive: true, force: true });
+    // Nothing was started when the Node the action names is missing (before() failed first).
+    await (sim as Simulator | undefined)?.stop();
+    (pki as TestCertificates | undefined)?.remove();
+    if ((work as string | undefined) !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
   function action(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Run> {
@@ -96,7 +102,7 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     }
     for (const name of Object.keys(all)) assert.ok(name in actionYml().inputs, `${name} is an input of action.yml`);
     return new Promise((done) => {
-      execFile(process.execPath, [join(ROOT, ENTRY)], { cwd: workspace, env: runnerEnv }, (error, stdout, stderr) => {
+      execFile(node.path, [join(ROOT, ENTRY)], { cwd: workspace, env: runnerEnv }, (error, stdout, stderr) => {
         const outputText = readFileSync(outputFile, 'utf8');
         const summary = readFileSync(summaryFile, 'utf8');
         // The masking line holds the key by design; everything after it must not.
@@ -324,7 +330,9 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
   it('usage and credential problems fail with exit 2 or 3 and an annotation, before any request', async () => {
     const requests = sim.requests.length;
     for (const [inputs, code, message] of [
-      [{ operation: 'deploy' }, 2, /The operation input is "deploy"/],
+      [{ operation: 'destroy' }, 2, /The operation input is "destroy"/],
+      [{ operation: 'preview' }, 2, /The branch input is required by the preview operation/],
+      [{ operation: 'preview', branch: '--upload-pack=x' }, 2, /The branch input: That branch cannot be previewed: a branch name may not start with "-"/],
       [{ domain: 'docs.acme.dev' }, 2, /The values-file input is required by the publish operation/],
       [{ operation: 'export', domain: 'docs acme dev' }, 2, /The domain input/],
       [{ operation: 'agent' }, 2, /The prompt input is required/],
@@ -335,13 +343,81 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
       assert.equal(run.code, code, `${JSON.stringify(inputs)}: ${run.everything}`);
       masked(run);
       assert.match(run.stdout, message);
-      assert.match(run.stdout, inputs.operation === 'deploy' ? /^::error title=Docs Admin failed::/m : /^::error title=Docs Admin \w+ failed::/m);
+      assert.match(run.stdout, inputs.operation === 'destroy' ? /^::error title=Docs Admin failed::/m : /^::error title=Docs Admin \w+ failed::/m);
       assert.match(run.summary, /^### Docs Admin(: \w+)?/);
       assert.match(run.summary, /\*\*Failed:\*\* /);
     }
     assert.equal(sim.requests.length, requests, 'nothing was sent');
     const wrongKey = await action({ operation: 'export', domain: 'docs.acme.dev', 'api-key': 'da_not_a_known_key_00' });
     assert.equal(wrongKey.code, 3);
+  });
+
+  it('deploy: queues a deployment, follows it to success, sets status-id and status, and summarises the commit', async () => {
+    const run = await action({ operation: 'deploy' });
+    assert.equal(run.code, 0, run.everything);
+    masked(run);
+    const id = run.outputs['status-id'] ?? '';
+    assert.match(id, /^[0-9a-f]{24}$/);
+    assert.equal(sim.deployment(id)?.status, 'success');
+    assert.equal(run.outputs.status, 'success');
+    assert.equal(run.outputs['preview-url'], undefined);
+    assert.equal(sim.requests.filter((r) => r.route === 'deploy.trigger' && r.status === 202).length >= 1, true);
+    assert.match(run.summary, /^### Docs Admin: deploy\n\n\*\*Deployed\*\*: the site is live\./);
+    assert.match(run.summary, /- \*\*Commit:\*\* [0-9a-f]{12} \\\(main\\\) Merge pull request \\#128 from acme\/quickstart\n/);
+    assert.match(run.stdout, /^ {2}Deployment complete$/m, 'the log lines are in the step\'s log');
+  });
+
+  it('preview: sets the preview URL at once, follows the preview, and a redeploy of the branch keeps the URL', async () => {
+    const first = await action({ operation: 'preview', branch: 'docs-agent/fix-links' });
+    assert.equal(first.code, 0, first.everything);
+    masked(first);
+    assert.equal(first.outputs['preview-url'], sim.previewUrl('docs-agent/fix-links'));
+    assert.equal(first.outputs.status, 'success');
+    assert.match(first.summary, /^### Docs Admin: preview of docs\\-agent\/fix\\-links\n\n\*\*Preview ready\.\*\*/);
+    const again = await action({ operation: 'preview', branch: 'docs-agent/fix-links', wait: 'false' });
+    assert.equal(again.code, 0, again.everything);
+    assert.equal(again.outputs['preview-url'], first.outputs['preview-url']);
+    assert.notEqual(again.outputs['status-id'], first.outputs['status-id']);
+    assert.equal(again.outputs.status, undefined, 'not followed: no status');
+    const sent = sim.requests.filter((r) => r.route === 'preview.trigger').at(-1);
+    assert.deepEqual(JSON.parse(sent?.body ?? '{}'), { branch: 'docs-agent/fix-links' });
+  });
+
+  it('a failed deployment fails the step (exit 1); the summary holds the escaped tail of its logs', async () => {
+    const hostile = ['<img src=x onerror=alert(1)> [click](command:workbench.action.terminal.new)', '::add-mask::oops', 'Error: page /broken failed'];
+    sim.setDeploymentDefaults({ outcome: 'failure', seed: { failureLines: hostile, summary: 'Build failed <b>badly</b>' } });
+    try {
+      const run = await action({ operation: 'deploy' });
+      assert.equal(run.code, 1, run.everything);
+      masked(run);
+      assert.equal(run.outputs.status, 'failure');
+      assert.match(run.stdout, /^::error title=Docs Admin deploy failed::The deployment [0-9a-f]{24} failed: Build failed <b>badly<\/b>$/m);
+      assert.doesNotMatch(run.stdout, /^::add-mask::oops/m, 'a log line cannot become a workflow command');
+      assert.match(run.summary, /\*\*The last \d+ log lines:\*\*/);
+      assert.match(run.summary, /^> Error\\: page \/broken failed {2}$/m);
+      assert.match(run.summary, /^> &lt;img src\\=x onerror\\=alert\\\(1\\\)\\> \\\[click\\\]\\\(command\\:workbench/m);
+      assert.doesNotMatch(run.summary, /<img|<b>|\]\(command:/);
+    } finally {
+      sim.setDeploymentDefaults({ outcome: 'success', seed: {} });
+    }
+  });
+
+  it('preview: a 403 says the plan lacks previews (exit 3); a preview URL that is not https is not written', async () => {
+    sim.setPreviewsEnabled(false);
+    try {
+      const run = await action({ operation: 'preview', branch: 'feature/x' });
+      assert.equal(run.code, 3, run.everything);
+      assert.match(run.stdout, /^::error title=Docs Admin preview failed::Access denied \(403: Preview deployments are not available on your current plan\.\)\. The cause: the organization's plan does not include preview deployments\./m);
+    } finally {
+      sim.setPreviewsEnabled(true);
+    }
+    sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { statusId: 'abc123', previewUrl: 'javascript:alert(document.cookie)' } });
+    const hostile = await action({ operation: 'preview', branch: 'feature/x', wait: 'false' });
+    assert.equal(hostile.code, 0, hostile.everything);
+    assert.equal(hostile.outputs['status-id'], 'abc123');
+    assert.equal(hostile.outputs['preview-url'], undefined);
+    assert.match(hostile.stdout, /^::warning::The server's preview-url was not written to the step's outputs/m);
+    assert.doesNotMatch(hostile.summary, /\]\(javascript:/);
   });
 
   it('action.yml declares exactly the inputs and outputs the entry reads and writes', () => {
@@ -356,6 +432,8 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.deepEqual(Object.keys(yml.outputs), [...OUTPUTS]);
     assert.equal(yml.runs.main, ENTRY);
     assert.match(yml.runs.using, /^node(2[0-9]|[3-9][0-9])$/, 'node20 or newer');
+    // The runs above ran on the Node it names (or, outside CI only, said they did not).
+    assert.ok(node.warning !== undefined || node.version.startsWith(`v${yml.runs.using.slice(4)}.`), `the entry ran on ${node.version}, not ${yml.runs.using}`);
     // The names the entry's source reads and writes, each declared, and each declaration used.
     const source = readdirSync(join(ROOT, 'src/action'))
       .map((f) => readFileSync(join(ROOT, 'src/action', f), 'utf8'))

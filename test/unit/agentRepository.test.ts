@@ -109,10 +109,14 @@ describe('an agent job\'s repository and branch', () => {
       assert.equal(reviewTitle({ id: 'job-1', source: { repository: 'https://github.com/acme/docs', ref: 'agent/x' } }), 'Agent job acme/docs @ agent/x (job-1)');
     });
     it('marks rows without a branch, and leaves the others as they were', () => {
-      assert.equal(withReviewTokens('agentJob.completed.hasPr', 'agent/x'), 'agentJob.completed.hasPr');
-      assert.equal(withReviewTokens('agentJob.active', 'main'), 'agentJob.active');
-      assert.equal(withReviewTokens('agentJob.completed.noPr', null), 'agentJob.completed.noRef.noPr');
-      assert.equal(withReviewTokens('agentJob.active', ''), 'agentJob.active.noRef');
+      const repository = 'https://github.com/acme/docs';
+      assert.equal(withReviewTokens('agentJob.completed.hasPr', { ref: 'agent/x', repository }), 'agentJob.completed.hasPr');
+      assert.equal(withReviewTokens('agentJob.active', { ref: 'main', repository }), 'agentJob.active');
+      assert.equal(withReviewTokens('agentJob.completed.noPr', { ref: null, repository }), 'agentJob.completed.noRef.noPr');
+      assert.equal(withReviewTokens('agentJob.active', { ref: '', repository }), 'agentJob.active.noRef');
+      // The vendor's API requires no field: a job whose answer named no repository.
+      assert.equal(withReviewTokens('agentJob.active', { ref: 'main' }), 'agentJob.active.noRepo');
+      assert.equal(withReviewTokens('agentJob.completed.hasPr', { ref: null }), 'agentJob.completed.noRef.noRepo.hasPr');
     });
     it('shows added files without an original and deleted ones without a modified side', () => {
       assert.deepEqual(sides('added'), { original: false, modified: true });

@@ -305,10 +305,10 @@ describe('AdminApiClient against the simulator', () => {
       assert.match((await failure(c.getAgentJob('j'))).message, /not JSON/);
       sim.injectFault({ route: 'agent.get', kind: 'malformed', status: 200, contentType: 'application/json', body: '' });
       assert.match((await failure(c.getAgentJob('j'))).message, /empty/);
-      sim.injectFault({ route: 'agent.get', kind: 'status', status: 200, body: { id: 'j', status: 'active', source: {}, createdAt: 'x' } });
+      sim.injectFault({ route: 'agent.get', kind: 'status', status: 200, body: { id: 'j', status: 'active', source: { repository: 42 }, createdAt: 'x' } });
       const shape = await failure(c.getAgentJob('j'));
       assert.ok(shape instanceof InvalidResponseError);
-      assert.match(shape.message, /source\.repository/);
+      assert.match(shape.message, /field "source\.repository" is not a string/);
       sim.injectFault({ route: 'agent.get', kind: 'malformed', status: 502, body: '<html><body>Bad Gateway</body></html>' });
       const proxy = await failure(c.getAgentJob('j'));
       assert.ok(proxy instanceof ServerError);

@@ -128,12 +128,30 @@ describe('docs-admin agent create / message, as a child process against the simu
     assert.equal(posts().length, 1);
   });
 
-  it('a create that got a 5xx or timed out is never resent: exit 5, saying the job may exist', async () => {
+  it('a create that got a 5xx or timed out is never resent: exit 5, saying the job may exist', async function () {
+    // The timeout is real: the CLI waits its 30 s for an answer, as it does for a person.
+    this.timeout(90_000);
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 503, headers: { 'retry-after': '1' } });
     const r = await cli(['agent', 'create', '--prompt', 'x']);
     assert.equal(r.code, 5);
-    assert.match(r.stderr, /may have been created anyway/);
+    assert.match(r.stderr, /^docs-admin: The server failed \(503 Service Unavailable: simulated 503\)\. The agent job may have been created anyway/);
+    // What happened, without its "try again": this request must not be sent again blindly.
+    assert.doesNotMatch(r.stderr, /try again/i);
     assert.equal(posts().length, 1);
+
+    // The simulator holds its answer past the CLI's request timeout: the request arrived, so the
+    // job may exist (here it does, once the answer is let go); it is not sent again.
+    sim.clearRequests();
+    sim.injectFault({ route: 'agent.create', kind: 'delay', ms: 32_000 });
+    const started = Date.now();
+    const t = await cli(['agent', 'create', '--prompt', 'held']);
+    const waited = Date.now() - started;
+    assert.equal(t.code, 5, t.stderr);
+    assert.match(t.stderr, /^docs-admin: The server at 127\.0\.0\.1:\d+ did not answer within 30 s\. The agent job may have been created anyway/);
+    assert.doesNotMatch(t.stderr, /try again/i);
+    assert.equal(t.stdout, '', 'no job id printed: none came back');
+    assert.ok(waited >= 29_000, `it waited its timeout (${waited} ms)`);
+    assert.equal(posts().length, 1, 'sent once, not resent');
   });
 
   it("the server's words reach the terminal defused: a 400 with escape sequences and a workflow command", async () => {

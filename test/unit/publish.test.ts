@@ -9,6 +9,7 @@ import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
 import { AdminApiClient } from '../../src/core/api/client';
 import { ExportFailedError, InsecureBundleUrlError, RolloutError } from '../../src/core/deploy/errors';
+import { LinkExpiredOnArrivalError } from '../../src/core/bundle/links/linkCache';
 
 const VALUES = `# docs deployment
 image:
@@ -134,5 +135,29 @@ describe('the publish pipeline against the simulator', function () {
     // The simulator's own links are http: on 127.0.0.1: allowed without asking.
     writeFileSync(path, VALUES);
     assert.match((await publish(options())).bundle.bundleUrl, /^http:\/\/127\.0\.0\.1:/);
+  });
+
+  it('never writes a link that came already expired: asks for a new one, as a download does; when every one has expired, stops before the values and the rollout', async () => {
+    const rollouts: number[] = [];
+    const rollout = () => {
+      rollouts.push(1);
+      return Promise.resolve();
+    };
+    const bundles = () => sim.requests.filter((r) => r.route === 'export.bundle').length;
+    // Every link expired two minutes before it was given (a clock far off).
+    sim.setLinkTtlSeconds(-120);
+    await assert.rejects(publish(options({ rollout })), (e: Error) => e instanceof LinkExpiredOnArrivalError && /had already expired .*3 asked for in all.*clock/.test(e.message));
+    assert.equal(readFileSync(path, 'utf8'), VALUES, 'the values file is untouched');
+    assert.deepEqual(rollouts, [], 'nothing rolled out');
+    assert.equal(bundles(), 3);
+    // One expired link, then good ones: the good one is written.
+    sim.setLinkTtlSeconds(3600);
+    sim.clearRequests();
+    sim.injectFault({ route: 'export.bundle', kind: 'status', status: 200, body: { jobId: 'any', bundleUrl: `${sim.storageBaseUrl}/bundles/any/bundle.tar.gz`, sizeBytes: 10, expiresAt: '2019-08-24T14:15:22Z' }, times: 1 });
+    const done = await publish(options({ rollout }));
+    assert.equal(bundles(), 2);
+    assert.ok(Date.parse(done.bundle.expiresAt ?? '') > Date.now() + 3_000_000, done.bundle.expiresAt);
+    assert.equal(readStaticExport(readFileSync(path, 'utf8'))?.bundleUrl?.value, done.bundle.bundleUrl);
+    assert.deepEqual(rollouts, [1]);
   });
 });

@@ -11,8 +11,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import { AbortedError, abortableSleep } from '../abort';
+import { sentences } from '../l10n';
 import type { AdminApiClient } from '../api/client';
-import { InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/errors';
+import { ApiError, InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/errors';
 import type { AgentJob, CallOptions } from '../api/types';
 
 /** A new job, or a follow-up instruction to an existing one. */
@@ -32,6 +33,8 @@ export interface AskOptions {
   onRateLimitWait?: (ms: number) => void;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
+  /** What a person can check before sending again, in this front end's words (default: the dashboard). */
+  advice?: CheckAdvice;
 }
 
 type AgentClient = Pick<AdminApiClient, 'createAgentJob' | 'sendAgentMessage'>;
@@ -73,22 +76,50 @@ export class AgentRateLimitError extends Error {
 }
 
 /**
+ * What a person can check before sending again, as the front end says it (the editor's view,
+ * the CLI's command): a sentence or two, ending with a full stop.
+ */
+export type CheckAdvice = (request: AgentRequest) => string;
+
+/** The advice every front end can give: the dashboard shows every job of the project. */
+export const DASHBOARD_ADVICE: CheckAdvice = (request) =>
+  request.kind === 'create'
+    ? l10n.t("Check the project's agent jobs on the dashboard before you send this prompt again.")
+    : l10n.t('Check agent job {0} on the dashboard (it is active again if it took the follow-up) before you send it again.', request.jobId);
+
+/**
  * The request may have reached the service although no answer says so: a new job may exist,
- * a follow-up may have been taken. It was not sent again.
+ * a follow-up may have been taken. It was not sent again. `taken`: the service answered 2xx (it
+ * did act), but the answer could not be used.
  */
 export class AgentRequestMayHaveArrivedError extends Error {
+  readonly taken: boolean;
+
   constructor(
     readonly request: AgentRequest,
     readonly failure: Error,
+    advice: CheckAdvice = DASHBOARD_ADVICE,
   ) {
-    super(
+    const taken = answered(failure);
+    const what =
       request.kind === 'create'
-        ? l10n.t('{0} The agent job may have been created anyway, so the request was not sent again: check the Agent Jobs view or the dashboard (refresh them) before you send this prompt again.', failure.message)
-        : l10n.t('{0} The follow-up may have reached agent job {1} anyway, so it was not sent again: refresh the job (it is active again if it did) before you send it again.', failure.message, request.jobId),
-      { cause: failure },
-    );
+        ? taken
+          ? l10n.t('The request was not sent again.')
+          : l10n.t('The agent job may have been created anyway, so the request was not sent again.')
+        : taken
+          ? l10n.t('The follow-up was not sent again.')
+          : l10n.t('The follow-up may have reached agent job {0} anyway, so it was not sent again.', request.jobId);
+    // What happened, without its "try again": this request is never sent again blindly.
+    const happened = failure instanceof ApiError && failure.fact !== undefined ? failure.fact : failure.message;
+    super(sentences(sentences(happened, what), advice(request)), { cause: failure });
     this.name = 'AgentRequestMayHaveArrivedError';
+    this.taken = taken;
   }
+}
+
+/** A 2xx whose body could not be used: the service did act. */
+function answered(error: unknown): boolean {
+  return error instanceof InvalidResponseError && error.status !== undefined && error.status >= 200 && error.status < 300;
 }
 
 /**
@@ -100,8 +131,7 @@ export function mayHaveArrived(error: unknown): boolean {
   if (error instanceof TimeoutError) return error.phase !== 'connect';
   if (error instanceof NetworkError) return !error.neverSent;
   // A 2xx with a body that could not be read: the service did act.
-  if (error instanceof InvalidResponseError) return error.status !== undefined && error.status >= 200 && error.status < 300;
-  return false;
+  return answered(error);
 }
 
 /**
@@ -130,7 +160,7 @@ export async function askAgent(client: AgentClient, request: AgentRequest, promp
         }
         throw new AgentRateLimitError(wait, now(), attempt > 0);
       }
-      if (mayHaveArrived(error)) throw new AgentRequestMayHaveArrivedError(request, error as Error);
+      if (mayHaveArrived(error)) throw new AgentRequestMayHaveArrivedError(request, error as Error, options.advice);
       throw error;
     }
   }

@@ -2,9 +2,12 @@
  * Where a prompt draft lives, and what it is for: one draft per environment and target (a new
  * job, or a follow-up to one job), as a file under the extension's storage, so it outlives a
  * failed send, a window reload and a restart. Names are made of hex, so any environment name or
- * job id gives a safe path, and the path alone says where the draft goes.
+ * job id gives a safe path, and the path alone says where the draft goes. Which draft opens
+ * again (the person's unsent text, or a new one) is decided here too, from what the editor reads.
  */
-import type { AgentRequest } from './ask';
+import { createHash } from 'node:crypto';
+import { isBlankPrompt, type AgentRequest } from './ask';
+import { promptFromDraft } from './prompt';
 
 function hex(text: string): string {
   return Buffer.from(text, 'utf8').toString('hex');
@@ -37,4 +40,42 @@ export function parseDraftPath(segments: readonly string[]): DraftAddress | unde
   if (target === 'new') return { environmentId, request: { kind: 'create' } };
   const jobId = target.startsWith('job-') ? unhex(target.slice(4)) : undefined;
   return jobId === undefined || jobId === '' ? undefined : { environmentId, request: { kind: 'message', jobId } };
+}
+
+/** A digest of a prompt: what the composer keeps of a prompt the agent took (never the text). */
+export function promptDigest(prompt: string): string {
+  return createHash('sha256').update(prompt, 'utf8').digest('hex');
+}
+
+/** What the composer knows of a draft when it opens it. */
+export interface DraftRecord {
+  /** The draft's file as saved; undefined when there is none (never written, sent, or discarded). */
+  saved: string | undefined;
+  /**
+   * The text of the document VS Code holds for the file, if any: it may be newer than the file
+   * (typing not yet saved), and it may outlive the file (VS Code keeps a closed document in
+   * memory for minutes, after its file was deleted).
+   */
+  inMemory: string | undefined;
+  /** The text the draft was given when it was last made anew. */
+  generated: string | undefined;
+  /** `promptDigest` of the prompt the agent last took from this draft. */
+  sentDigest: string | undefined;
+}
+
+/**
+ * The draft to open again: the person's unsent text, or undefined when a new draft is due. A
+ * draft counts only while its file exists: a document left in memory after its file was
+ * removed is a draft that was sent or discarded, never one to continue. A draft never edited,
+ * one that holds no prompt, and one whose prompt is the one the agent took (its file left
+ * behind by a removal that failed) are made anew too.
+ */
+export function draftToContinue(record: DraftRecord): string | undefined {
+  if (record.saved === undefined) return undefined;
+  const text = record.inMemory ?? record.saved;
+  if (text === record.generated) return undefined;
+  const prompt = promptFromDraft(text);
+  if (isBlankPrompt(prompt)) return undefined;
+  if (record.sentDigest !== undefined && promptDigest(prompt) === record.sentDigest) return undefined;
+  return text;
 }

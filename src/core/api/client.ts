@@ -18,31 +18,44 @@ import {
   type ApiError,
   type ApiSubject,
   type ForbiddenCause,
+  type PlanFeature,
 } from './errors';
 import { retryAfterOf } from './retryAfter';
-import { parseAgentJob, parseBundle, parseExportJob } from './schemas';
+import { answeredId, parseAgentJob, parseBundle, parseExportJob } from './schemas';
 import { Transport, type HttpResponse, type TransportOptions } from './transport';
 import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './types';
+import { parseAutomationTriggered, parseDeployment, parseDeployTriggered, parsePreviewTriggered } from '../deployments/schemas';
+import type { AutomationTriggered, Deployment, DeployTriggered, PreviewTriggered } from '../deployments/types';
 
 export interface ApiClientOptions extends TransportOptions {
   projectId: string;
 }
 
-type Area = 'agent' | 'export';
+type Area = 'agent' | 'export' | PlanFeature;
 
-type Segment = 'projectId' | 'jobId' | 'exportJobId';
+type Segment = 'projectId' | 'jobId' | 'exportJobId' | 'statusId' | 'automationId';
 
 function segment(value: string, what: Segment): string {
   if (value.trim() === '') {
-    throw new InvalidInputError(what === 'projectId' ? l10n.t('The project id is empty.') : what === 'jobId' ? l10n.t('The job id is empty.') : l10n.t('The export job id is empty.'));
+    throw new InvalidInputError(
+      what === 'projectId'
+        ? l10n.t('The project id is empty.')
+        : what === 'jobId'
+          ? l10n.t('The job id is empty.')
+          : what === 'statusId'
+            ? l10n.t('The deployment status id is empty.')
+            : what === 'automationId'
+              ? l10n.t('The automation id is empty.')
+              : l10n.t('The export job id is empty.'),
+    );
   }
   // URL parsing resolves "." and ".." (even as %2E%2E), which would ask for another path.
   if (value === '.' || value === '..') {
     throw new InvalidInputError(
       what === 'projectId'
         ? l10n.t('The project id "{0}" is not an id; it was not sent. Check the project id.', value)
-        : what === 'jobId'
-          ? l10n.t('The job id "{0}" is not an id; it was not sent. Check the job id.', value)
+        : what === 'jobId' || what === 'statusId' || what === 'automationId'
+          ? l10n.t('The id "{0}" is not an id; it was not sent. Check it.', value)
           : l10n.t('The export job id "{0}" is not an id; it was not sent. Check the export job id.', value),
     );
   }
@@ -69,25 +82,42 @@ export class AdminApiClient {
   async getAgentJob(id: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}`;
     const res = await this.call('GET', path, undefined, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
-    return parseAgentJob(this.json(res), res.status);
+    return parseAgentJob(this.json(res), res.status, { id });
   }
 
   /**
    * POST /v2/agent/<projectId>/job: a new agent job (201, status `active`). The prompt is sent
    * unchanged; an empty or blank one is refused here, before any request. Never retried once it
    * may have reached the server (see Transport.send): a create that timed out may still exist.
+   * A 2xx made the job: an answer with its id is a job to follow, even when another field of it
+   * has the wrong type (logged); one without an id says the job exists and where to find it.
    */
   async createAgentJob(prompt: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job`;
     const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentEndpoint', projectId: this.options.projectId });
-    return parseAgentJob(this.json(res), res.status);
+    const body = this.json(res);
+    const id = answeredId(body);
+    if (id === undefined) {
+      throw new InvalidResponseError(
+        l10n.t('The agent took the prompt and created a job ({0}), but the answer does not say its id, so it cannot be followed from here.', res.status),
+        res.status,
+        l10n.t('Find the new job on the dashboard; sending the prompt again would make a second job.'),
+      );
+    }
+    try {
+      return parseAgentJob(body, res.status, { status: 'active' });
+    } catch (error) {
+      if (!(error instanceof InvalidResponseError)) throw error;
+      this.options.log?.warn(`Agent job ${id} was created (${res.status}), but its answer could not be read whole: ${error.message} It is followed by its id.`);
+      return { id, status: 'active', rawStatus: 'active', source: { ref: null }, prLink: null, archivedAt: null };
+    }
   }
 
   /** POST /v2/agent/<projectId>/job/<id>/message: a follow-up instruction; the job, active again. */
   async sendAgentMessage(id: string, prompt: string, options: CallOptions = {}): Promise<AgentJob> {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job/${segment(id, 'jobId')}/message`;
     const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentJob', id, projectId: this.options.projectId });
-    return parseAgentJob(this.json(res), res.status);
+    return parseAgentJob(this.json(res), res.status, { id, status: 'active' });
   }
 
   /** POST /v1/static-export/jobs: the job, queued (the real service answers 202 with all of it). */
@@ -109,10 +139,39 @@ export class AdminApiClient {
 
   /** POST /v1/static-export/jobs/<jobId>/bundle (no body): a fresh presigned link. */
   async generateBundle(jobId: string, options: CallOptions = {}): Promise<Bundle> {
-    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'exportJobId')}/bundle`, undefined, options, 'export', { kind: 'exportJob', id: jobId });
+    const res = await this.call('POST', `v1/static-export/jobs/${segment(jobId, 'exportJobId')}/bundle`, undefined, options, 'export', { kind: 'exportBundle', id: jobId });
     const date = res.headers.date;
     const serverDate = typeof date === 'string' ? Date.parse(date) : NaN;
     return parseBundle(this.json(res), res.status, Number.isNaN(serverDate) ? undefined : serverDate);
+  }
+
+  /** POST /v1/project/update/<projectId> (no body): a deployment of the deployment branch, queued. */
+  async triggerDeployment(options: CallOptions = {}): Promise<DeployTriggered> {
+    const projectId = this.options.projectId;
+    const res = await this.call('POST', `v1/project/update/${segment(projectId, 'projectId')}`, undefined, options, 'deployments', { kind: 'deployEndpoint', projectId });
+    return parseDeployTriggered(this.json(res), res.status);
+  }
+
+  /** POST /v1/project/preview/<projectId> `{branch}`: a preview of the branch (a new one, or its redeploy). */
+  async triggerPreview(branch: string, options: CallOptions = {}): Promise<PreviewTriggered> {
+    if (branch.trim() === '') throw new InvalidInputError(l10n.t('The branch is empty: name the branch to preview. Nothing was sent.'));
+    const projectId = this.options.projectId;
+    const res = await this.call('POST', `v1/project/preview/${segment(projectId, 'projectId')}`, { branch }, options, 'previews', { kind: 'deployEndpoint', projectId });
+    return parsePreviewTriggered(this.json(res), res.status);
+  }
+
+  /** GET /v1/project/update-status/<statusId>: a deployment's (or a preview's) status and logs. */
+  async getDeploymentStatus(statusId: string, options: CallOptions = {}): Promise<Deployment> {
+    const res = await this.call('GET', `v1/project/update-status/${segment(statusId, 'statusId')}`, undefined, options, 'deployments', { kind: 'deployment', id: statusId });
+    return parseDeployment(this.json(res), res.status, statusId);
+  }
+
+  /** POST /v1/workflow/<projectId>/<automationId>/trigger (no body): an automation's run, now. */
+  async triggerAutomation(automationId: string, options: CallOptions = {}): Promise<AutomationTriggered> {
+    const projectId = this.options.projectId;
+    const path = `v1/workflow/${segment(projectId, 'projectId')}/${segment(automationId, 'automationId')}/trigger`;
+    const res = await this.call('POST', path, undefined, options, 'automations', { kind: 'automation', id: automationId, projectId });
+    return parseAutomationTriggered(this.json(res), res.status);
   }
 
   private async call(method: 'GET' | 'POST', path: string, body: unknown, options: CallOptions, area: Area, what: ApiSubject): Promise<HttpResponse> {
@@ -129,7 +188,7 @@ export class AdminApiClient {
       case res.status === 401:
         return new AuthError('rejected', message);
       case res.status === 403:
-        return new ForbiddenError(forbiddenCauses(message, area), message);
+        return new ForbiddenError(forbiddenCauses(message, area), message, area === 'agent' || area === 'export' ? 'staticExport' : area);
       case res.status === 404:
         return new NotFoundError(what, message);
       case res.status === 409:
@@ -189,5 +248,5 @@ function forbiddenCauses(message: string | undefined, area: Area): ForbiddenCaus
   if (/static export is not enabled|enterprise|plan/.test(text)) return ['plan'];
   if (/allow-?list|allowlist|\bip\b/.test(text)) return ['ipAllowList'];
   if (/scope|write access|read-only|permission/.test(text)) return ['scope'];
-  return area === 'export' ? ['plan', 'scope', 'ipAllowList'] : ['scope', 'ipAllowList'];
+  return area === 'agent' ? ['scope', 'ipAllowList'] : ['plan', 'scope', 'ipAllowList'];
 }

@@ -27,12 +27,18 @@ export abstract class ApiError extends Error {
   readonly status: number | undefined;
   /** The server's own `error` message, redacted, when it gave one. */
   readonly serverMessage: string | undefined;
+  /**
+   * What happened, without the advice to try again: for a message that must not say so (a request
+   * that may have been acted on, which is never sent again blindly). Undefined: the message.
+   */
+  readonly fact: string | undefined;
 
-  constructor(message: string, options: { status?: number; serverMessage?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { status?: number; serverMessage?: string; cause?: unknown; fact?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = options.status;
     this.serverMessage = options.serverMessage;
+    this.fact = options.fact;
   }
 }
 
@@ -53,11 +59,28 @@ export class AuthError extends ApiError {
 
 export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
 
+/** What a plan may lack: static export (enterprise), preview deployments, or the API's deployments and automations (paid plans). */
+export type PlanFeature = 'staticExport' | 'previews' | 'deployments' | 'automations';
+
+/** The plan cause, and what fixes it, in two sentences. */
+function planSentences(feature: PlanFeature): string {
+  switch (feature) {
+    case 'staticExport':
+      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+    case 'previews':
+      return l10n.t("The cause: the organization's plan does not include preview deployments. To fix it, ask an owner of the organization to move to a plan that has them.");
+    case 'deployments':
+      return l10n.t("The cause: the organization's plan does not include deployments through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+    case 'automations':
+      return l10n.t("The cause: the organization's plan does not include running automations through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+  }
+}
+
 /** The one cause of a 403, and what fixes it, in two sentences. */
-function causeSentences(cause: ForbiddenCause): string {
+function causeSentences(cause: ForbiddenCause, feature: PlanFeature): string {
   switch (cause) {
     case 'plan':
-      return l10n.t("The cause: the organization's plan does not include static export. To fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it.");
+      return planSentences(feature);
     case 'scope':
       return l10n.t("The cause: the key is read-only or lacks the scope for this call. To fix it, create a read-write admin key on the dashboard's API keys page and set it.");
     case 'ipAllowList':
@@ -66,10 +89,14 @@ function causeSentences(cause: ForbiddenCause): string {
 }
 
 /** One of several possible causes of a 403, and what fixes it: an item of a list. */
-function causeItem(cause: ForbiddenCause): string {
+function causeItem(cause: ForbiddenCause, feature: PlanFeature): string {
   switch (cause) {
     case 'plan':
-      return l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)");
+      return feature === 'staticExport'
+        ? l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)")
+        : feature === 'previews'
+          ? l10n.t("the organization's plan does not include preview deployments (to fix it, ask an owner of the organization to move to a plan that has them)")
+          : l10n.t("the organization's plan does not include this part of the API (to fix it, ask an owner of the organization to move to a paid plan)");
     case 'scope':
       return l10n.t("the key is read-only or lacks the scope for this call (to fix it, create a read-write admin key on the dashboard's API keys page and set it)");
     case 'ipAllowList':
@@ -80,24 +107,37 @@ function causeItem(cause: ForbiddenCause): string {
 /** 403: the key is valid but may not do this. */
 export class ForbiddenError extends ApiError {
   readonly kind = 'forbidden';
-  constructor(readonly causes: readonly ForbiddenCause[], serverMessage?: string) {
+  /** `feature`: what the plan may lack, for the call that was refused. */
+  constructor(readonly causes: readonly ForbiddenCause[], serverMessage?: string, readonly feature: PlanFeature = 'staticExport') {
     const [only] = causes;
     const why =
       causes.length === 1 && only !== undefined
-        ? causeSentences(only)
-        : l10n.t('Possible causes: {0}.', causes.map(causeItem).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
+        ? causeSentences(only, feature)
+        : l10n.t('Possible causes: {0}.', causes.map((c) => causeItem(c, feature)).join(l10n.t({ message: '; or ', comment: ['Between two possible causes of a refusal, in a list.'] })));
     const denied = serverMessage ? l10n.t('Access denied (403: {0}).', serverMessage) : l10n.t('Access denied (403).');
     super(sentences(denied, why), { status: 403, ...(serverMessage === undefined ? {} : { serverMessage }) });
   }
 }
 
-/** What a call was about, for the messages of its errors. */
+/**
+ * What a call was about, for the messages of its errors: each route says what a person can
+ * check. The export routes have no project id (the key's organization is the scope).
+ */
 export type ApiSubject =
   | { kind: 'agentJob'; id: string; projectId: string }
+  /** An export job's status. */
   | { kind: 'exportJob'; id: string }
+  /** An export job's bundle (a new link). */
+  | { kind: 'exportBundle'; id: string }
+  /** Starting an export. */
   | { kind: 'exportEndpoint' }
   /** Creating an agent job: the project's agent endpoint. */
-  | { kind: 'agentEndpoint'; projectId: string };
+  | { kind: 'agentEndpoint'; projectId: string }
+  /** A deployment's status, by its id. */
+  | { kind: 'deployment'; id: string }
+  /** Triggering a deployment or a preview of the project. */
+  | { kind: 'deployEndpoint'; projectId: string }
+  | { kind: 'automation'; id: string; projectId: string };
 
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
@@ -114,16 +154,26 @@ function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined)
         : l10n.t('Agent job "{0}" in project "{1}" was not found (404). Check the id and the project id.', subject.id, subject.projectId);
     case 'exportJob':
       return serverMessage
-        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the id and the project id.', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" was not found (404). Check the id and the project id.', subject.id);
+        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id, serverMessage)
+        : l10n.t('Export job "{0}" was not found (404). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id);
+    case 'exportBundle':
+      return serverMessage
+        ? l10n.t('No bundle can be generated for export job "{0}": the job was not found (404: {1}). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id, serverMessage)
+        : l10n.t('No bundle can be generated for export job "{0}": the job was not found (404). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id);
     case 'exportEndpoint':
       return serverMessage
-        ? l10n.t('The static export endpoint was not found (404: {0}). Check the id and the project id.', serverMessage)
-        : l10n.t('The static export endpoint was not found (404). Check the id and the project id.');
+        ? l10n.t('The static export endpoint was not found (404: {0}). Check the base URL: it must be the admin API\'s, where the static export routes are under /v1/static-export.', serverMessage)
+        : l10n.t('The static export endpoint was not found (404). Check the base URL: it must be the admin API\'s, where the static export routes are under /v1/static-export.');
     case 'agentEndpoint':
       return serverMessage
         ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
         : l10n.t('The agent endpoint of project "{0}" was not found (404). Check the project id and the base URL.', subject.projectId);
+    case 'deployment':
+      return l10n.t('Deployment status "{0}" was not found (404{1}). Check the status id, and that it belongs to this environment\'s project.', subject.id, serverMessage ? `: ${serverMessage}` : '');
+    case 'deployEndpoint':
+      return l10n.t('Project "{0}" was not found for deployments (404{1}). Check the project id and the base URL.', subject.projectId, serverMessage ? `: ${serverMessage}` : '');
+    case 'automation':
+      return l10n.t('Automation "{0}" was not found in project "{1}" (404{2}). Copy its id again from the automation\'s settings on the dashboard.', subject.id, subject.projectId, serverMessage ? `: ${serverMessage}` : '');
   }
 }
 
@@ -137,6 +187,10 @@ export class ConflictError extends ApiError {
 
 function conflictMessage(subject: ApiSubject, serverMessage: string | undefined): string {
   switch (subject.kind) {
+    case 'deployment':
+    case 'deployEndpoint':
+    case 'automation':
+      return serverMessage ? l10n.t('The server cannot take this request now (409: {0}). Try again later.', serverMessage) : l10n.t('The server cannot take this request now (409). Try again later.');
     case 'agentJob':
       return serverMessage
         ? l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409: {2}). Refresh it and try again.', subject.id, subject.projectId, serverMessage)
@@ -145,14 +199,18 @@ function conflictMessage(subject: ApiSubject, serverMessage: string | undefined)
       return serverMessage
         ? l10n.t('The agent of project "{0}" cannot take a new job now (409: {1}). Try again later.', subject.projectId, serverMessage)
         : l10n.t('The agent of project "{0}" cannot take a new job now (409). Try again later.', subject.projectId);
-    case 'exportJob':
+    case 'exportBundle':
       return serverMessage
         ? l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {1})', subject.id, serverMessage)
         : l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id);
+    case 'exportJob':
+      return serverMessage
+        ? l10n.t('Export job "{0}" cannot be read in its current state (409: {1}). Try again in a moment.', subject.id, serverMessage)
+        : l10n.t('Export job "{0}" cannot be read in its current state (409). Try again in a moment.', subject.id);
     case 'exportEndpoint':
       return serverMessage
-        ? l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {0})', serverMessage)
-        : l10n.t('The static export endpoint has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)');
+        ? l10n.t('The static export endpoint cannot start an export now (409: {0}). Try again later.', serverMessage)
+        : l10n.t('The static export endpoint cannot start an export now (409). Try again later.');
   }
 }
 
@@ -185,7 +243,11 @@ export class ServerError extends ApiError {
       serverMessage
         ? l10n.t("The server failed ({0}: {1}). This is on the service's side; try again in a few minutes.", answered, serverMessage)
         : l10n.t("The server failed ({0}). This is on the service's side; try again in a few minutes.", answered),
-      { status, ...(serverMessage === undefined ? {} : { serverMessage }) },
+      {
+        status,
+        ...(serverMessage === undefined ? {} : { serverMessage }),
+        fact: serverMessage ? l10n.t('The server failed ({0}: {1}).', answered, serverMessage) : l10n.t('The server failed ({0}).', answered),
+      },
     );
   }
 }
@@ -239,7 +301,7 @@ export class NetworkError extends ApiError {
     cause?: unknown,
     readonly failure?: { failure: NetFailure; message: string },
   ) {
-    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause });
+    super(failure === undefined ? unreachable(reason, host) : failure.message, { cause, ...(reason === 'reset' && failure === undefined ? { fact: l10n.t('The connection to {0} was dropped before an answer came.', host) } : {}) });
   }
 
   /** Whether the request certainly never reached the server (safe to send again). */
@@ -264,6 +326,9 @@ export class TimeoutError extends ApiError {
         : phase === 'request'
           ? l10n.t('The server at {0} did not answer within {1}. Try again; if it persists, the service may be overloaded.', host, wait)
           : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}). Try again; if it persists, a proxy or the network may be cutting the connection.', host, wait),
+      phase === 'connect'
+        ? {}
+        : { fact: phase === 'request' ? l10n.t('The server at {0} did not answer within {1}.', host, wait) : l10n.t('The server at {0} stopped sending its answer (nothing more came for {1}).', host, wait) },
     );
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Validation at the boundary. Tolerant reader: extra fields are dropped, the real service's
  * richer shapes are accepted, an unknown status is kept as `unknown` with the server's word;
- * a missing identity field (id, status, link) is an invalid response that names the field.
+ * a missing identity field (an export's id or status, a bundle's link) is an invalid response
+ * that names the field. An agent job needs none: its id can come from the request.
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
@@ -11,7 +12,6 @@ import {
   AGENT_JOB_STATUSES,
   EXPORT_JOB_STATUSES,
   type AgentJob,
-  type AgentJobStatus,
   type Bundle,
   type ExportJob,
   type ExportJobStatus,
@@ -26,14 +26,21 @@ const optionalString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? und
 const nullableString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null));
 /** A job id as the server answers it: one that is no id (link or shell syntax, a path) is refused here. */
 const jobId = () => z.string().check(z.regex(JOB_ID));
+/** An optional job id: `null` reads as absent; one that is there is an id. */
+const optionalJobId = z.pipe(z.nullish(jobId()), z.transform((v) => v ?? undefined));
 
+/**
+ * The vendor's admin API 2.0.0 requires no field of an AgentJob: every one may be missing (and
+ * `null` reads as missing). Only a field of the wrong type is a wrong shape, or an id that is no
+ * job id (issue 27).
+ */
 const agentJobSchema = z.object({
-  id: jobId(),
-  status: nonEmpty(),
-  source: z.object({ repository: nonEmpty(), ref: nullableString }),
-  model: z.pipe(z.nullish(z.string()), z.transform((v) => v ?? '')),
+  id: optionalJobId,
+  status: optionalString,
+  source: z.nullish(z.object({ repository: optionalString, ref: nullableString })),
+  model: optionalString,
   prLink: nullableString,
-  createdAt: nonEmpty(),
+  createdAt: optionalString,
   archivedAt: nullableString,
 });
 
@@ -50,7 +57,7 @@ const exportJobSchema = z.object({
 
 const bundleSchema = z.object({
   bundleUrl: z.url({ protocol: /^https?$/ }),
-  jobId: z.pipe(z.nullish(jobId()), z.transform((v) => v ?? undefined)),
+  jobId: optionalJobId,
   sizeBytes: z.nullish(looseNumber),
   expiresAt: optionalString,
 });
@@ -74,7 +81,7 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
 }
 
 /** What is wrong with a field, as a whole clause: `field "status" is missing`. */
-function issueClause(field: string, issue: z.core.$ZodIssue | undefined): string {
+export function issueClause(field: string, issue: z.core.$ZodIssue | undefined): string {
   switch (issue?.code) {
     case 'invalid_type':
       return issue.input === undefined ? l10n.t('field "{0}" is missing', field) : l10n.t('field "{0}" is not a {1}', field, issue.expected);
@@ -104,7 +111,8 @@ function wrongShape(what: Resource, issue: string, status: number): InvalidRespo
 }
 
 function parse<T>(schema: z.ZodMiniType<T>, value: unknown, what: Resource, status: number): T {
-  const result = schema.safeParse(value);
+  // With the input, a field of the wrong type is told apart from a missing one.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.length ? issue.path.join('.') : l10n.t('(the body)');
@@ -115,10 +123,48 @@ function knownOr<T extends string>(known: readonly T[], raw: string): T | 'unkno
   return (known as readonly string[]).includes(raw) ? (raw as T) : 'unknown';
 }
 
-export function parseAgentJob(value: unknown, status: number): AgentJob {
+/**
+ * What the client knows of an agent job before the answer: the id it asked about (a GET, a
+ * follow-up), and the status a job has after a create or a follow-up (it runs: `active`).
+ */
+export interface AgentJobContext {
+  id?: string;
+  status?: 'active';
+}
+
+/** A string with something in it, or undefined. */
+function given(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * An agent job from an answer: every vendor-valid shape is accepted. The id comes from the
+ * answer, else from `context`; without either (a create whose answer has no id) it is an
+ * invalid response that says so.
+ */
+export function parseAgentJob(value: unknown, status: number, context: AgentJobContext = {}): AgentJob {
   const job = parse(agentJobSchema, value, 'agentJob', status);
-  const state: AgentJobStatus = knownOr(AGENT_JOB_STATUSES, job.status);
-  return { ...job, status: state, rawStatus: job.status };
+  const id = given(job.id) ?? context.id;
+  if (id === undefined) throw wrongShape('agentJob', l10n.t('field "{0}" is missing', 'id'), status);
+  const raw = given(job.status) ?? context.status;
+  const out: AgentJob = { id, status: raw === undefined ? 'unknown' : knownOr(AGENT_JOB_STATUSES, raw), source: { ref: given(job.source?.ref ?? undefined) ?? null }, prLink: job.prLink, archivedAt: job.archivedAt };
+  if (raw !== undefined) out.rawStatus = raw;
+  const repository = given(job.source?.repository);
+  if (repository !== undefined) out.source.repository = repository;
+  const model = given(job.model);
+  if (model !== undefined) out.model = model;
+  const createdAt = given(job.createdAt);
+  if (createdAt !== undefined) out.createdAt = createdAt;
+  return out;
+}
+
+/**
+ * The id an answer holds, whatever else is wrong with it: a create that answered 2xx made a
+ * job, and its id must not be lost to a field of the wrong type elsewhere.
+ */
+export function answeredId(value: unknown): string | undefined {
+  const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' ? given(id) : undefined;
 }
 
 /** An export job; a start response with only `{jobId}` reads as `queued`. */

@@ -8,16 +8,24 @@ export const AGENT_JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] 
 export type KnownAgentJobStatus = (typeof AGENT_JOB_STATUSES)[number];
 export type AgentJobStatus = KnownAgentJobStatus | 'unknown';
 
+/**
+ * An agent job as far as the server said. The vendor's admin API 2.0.0 requires none of the
+ * fields, so only `id` and `status` are always here (they are what tracking needs): a GET or a
+ * follow-up answer without an id is the job asked about; a create or a follow-up answer without
+ * a status is `active` (the job runs); a GET answer without one is `unknown`, with no `rawStatus`.
+ * Everything else is absent when the server did not give it.
+ */
 export interface AgentJob {
   id: string;
   status: AgentJobStatus;
-  /** The status exactly as the server sent it. */
-  rawStatus: string;
-  source: { repository: string; ref: string | null };
-  model: string;
+  /** The status exactly as the server sent it; absent when the answer had none. */
+  rawStatus?: string;
+  /** The repository (absent when not given) and the branch (null when none or not given). */
+  source: { repository?: string; ref: string | null };
+  model?: string;
   prLink: string | null;
   /** ISO 8601, as sent. */
-  createdAt: string;
+  createdAt?: string;
   archivedAt: string | null;
 }
 

@@ -14,6 +14,7 @@ import * as l10n from '@vscode/l10n';
 import { ConflictError } from '../api/errors';
 import { english, sentences, type Translator } from '../l10n';
 import { abortableSleep } from '../abort';
+import { BundleLinks } from '../bundle/links/linkCache';
 import type { Bundle, CallOptions, ExportJob, StartExportRequest } from '../api/types';
 import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
@@ -145,6 +146,8 @@ export interface PublishOptions {
    * allowed). `hint` names the setting or flag that allows them, for the message.
    */
   allowHttpBundleUrl?: { allowed: boolean; hint: string };
+  /** This machine's clock (for the bundle link's time left). */
+  now?: () => number;
 }
 
 export interface PublishResult {
@@ -178,17 +181,21 @@ export async function publish(o: PublishOptions): Promise<PublishResult> {
   if (done.status !== 'completed') throw new ExportFailedError(jobId, done.status === 'failed' ? done.error : l10n.t('it ended with status "{0}"', done.rawStatus));
 
   step('bundle', jobId);
-  let bundle: Bundle | undefined;
-  for (let attempt = 0; bundle === undefined; attempt++) {
-    try {
-      bundle = await o.client.generateBundle(jobId, call);
-    } catch (error) {
-      // The job said completed; the bundle may lag a moment behind.
-      if (!(error instanceof ConflictError) || attempt >= (o.conflictRetries ?? 5)) throw error;
-      log.info(`Publish ${o.domain}: the bundle is not ready yet (409); asking again.`);
-      await sleep(o.conflictDelayMs ?? 2_000, o.signal);
+  const generate = async (id: string, options?: CallOptions): Promise<Bundle> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await o.client.generateBundle(id, options);
+      } catch (error) {
+        // The job said completed; the bundle may lag a moment behind.
+        if (!(error instanceof ConflictError) || attempt >= (o.conflictRetries ?? 5)) throw error;
+        log.info(`Publish ${o.domain}: the bundle is not ready yet (409); asking again.`);
+        await sleep(o.conflictDelayMs ?? 2_000, o.signal);
+      }
     }
-  }
+  };
+  // A link that came already expired never reaches the values file: a pod started from it could
+  // not fetch the site. A new one is asked for, as a download does, then the publish stops.
+  const { bundle } = await new BundleLinks(generate, o.now).issue(jobId, call);
 
   // Written into the values, an http: link would have the deployment fetch the site unencrypted.
   checkBundleUrlScheme(bundle.bundleUrl, o.allowHttpBundleUrl ?? { allowed: false, hint: 'allowHttpBundleUrl' });

@@ -1,6 +1,7 @@
 /** What a finished job says in a notification, and which actions fit: pure, tested without an editor. */
 import * as l10n from '@vscode/l10n';
-import { repositoryName } from './present';
+import { deploymentNotice } from '../deployments/present';
+import { agentJobName } from './present';
 import type { Transition } from './service';
 import { isTerminal } from './trackedJob';
 
@@ -12,13 +13,22 @@ export interface Notice {
 
 /** What a finished job says, and which actions fit. Pure, for tests; undefined when silent. */
 export function noticeFor(t: Transition, setting: 'all' | 'failures' | 'none'): Notice | undefined {
+  if (t.job.kind === 'deployment') return deploymentNotice(t.job, setting);
   if (setting === 'none' || !isTerminal(t.job) || t.job.snapshot === undefined) return undefined;
   const failed = t.to === 'failed';
   if (setting === 'failures' && !failed) return undefined;
   const logs = { title: l10n.t('Show Logs'), command: 'docsAdmin.logs.show' };
   if (t.job.kind === 'agent') {
     const snap = t.job.snapshot;
-    const name = `${repositoryName(snap.source.repository)}${snap.source.ref === null ? '' : ` @ ${snap.source.ref}`}`;
+    const name = agentJobName(snap);
+    if (snap.source.repository === undefined) {
+      // The answer named no repository: the job by its id.
+      if (failed) return { severity: 'error', message: l10n.t('Agent job {0} failed.', name), actions: [logs] };
+      if (t.to === 'archived') return { severity: 'info', message: l10n.t('Agent job {0} was archived.', name), actions: [] };
+      return snap.prLink === null
+        ? { severity: 'info', message: l10n.t('Agent job {0} completed with no changes.', name), actions: [] }
+        : { severity: 'info', message: l10n.t('Agent job {0} opened a pull request.', name), actions: [{ title: l10n.t('Open Pull Request'), command: 'docsAdmin.agentJob.openPullRequest' }] };
+    }
     if (failed) return { severity: 'error', message: l10n.t('Agent job on {0} failed.', name), actions: [logs] };
     if (t.to === 'archived') return { severity: 'info', message: l10n.t('Agent job on {0} was archived.', name), actions: [] };
     return snap.prLink === null

@@ -44,17 +44,31 @@ export function formatAge(iso: string | undefined, now: number): string {
   return Number.isNaN(at) ? '' : l10n.t({ message: '{0} ago', args: [formatDuration(now - at)], comment: ['How long ago a job was created; {0} is a short duration such as 3m.'] });
 }
 
-export function presentAgentJob(job: AgentJob, now: number): Presentation {
+/** The server's word for an agent job's status, or that it gave none. */
+export function agentStatusText(job: Pick<AgentJob, 'rawStatus'>): string {
+  return job.rawStatus ?? l10n.t({ message: 'status not given', comment: ['An agent job whose answer from the server had no status.'] });
+}
+
+/**
+ * What an agent job is, as far as the server said: `owner/repo @ branch`, `owner/repo`, or the
+ * job's id (with the branch when known) when the answer named no repository.
+ */
+export function agentJobName(job: Pick<AgentJob, 'id' | 'source'>): string {
   const ref = job.source.ref === null ? '' : ` @ ${job.source.ref}`;
-  const label = `${repositoryName(job.source.repository)}${ref}`;
+  return `${job.source.repository === undefined ? job.id : repositoryName(job.source.repository)}${ref}`;
+}
+
+export function presentAgentJob(job: AgentJob, now: number): Presentation {
+  const label = agentJobName(job);
   const age = formatAge(job.createdAt, now);
+  // A row shows what is known: a field the server did not give has no line.
   const details = [
     l10n.t('Job: {0}', job.id),
-    l10n.t('Status: {0}', job.rawStatus),
-    l10n.t('Repository: {0}', job.source.repository),
+    l10n.t('Status: {0}', agentStatusText(job)),
+    ...(job.source.repository === undefined ? [] : [l10n.t('Repository: {0}', job.source.repository)]),
     l10n.t('Ref: {0}', job.source.ref ?? l10n.t('(none)')),
-    l10n.t('Model: {0}', job.model),
-    l10n.t('Created: {0}', job.createdAt),
+    ...(job.model === undefined ? [] : [l10n.t('Model: {0}', job.model)]),
+    ...(job.createdAt === undefined ? [] : [l10n.t('Created: {0}', job.createdAt)]),
     job.archivedAt === null ? l10n.t('Archived: no') : l10n.t('Archived: {0}', job.archivedAt),
     job.prLink === null ? l10n.t('Pull request: none') : l10n.t('Pull request: {0}', job.prLink),
   ];
@@ -71,8 +85,13 @@ export function presentAgentJob(job: AgentJob, now: number): Presentation {
       return { ...base, description: withAge(l10n.t({ message: 'failed', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'error', color: COLORS.failed, contextValue: 'agentJob.failed' };
     case 'archived':
       return { ...base, description: withAge(l10n.t({ message: 'archived', comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'archive', color: COLORS.muted, contextValue: job.prLink === null ? 'agentJob.archived' : 'agentJob.archived.hasPr' };
-    case 'unknown':
-      return { ...base, description: withAge(l10n.t({ message: 'unknown status "{0}"', args: [job.rawStatus], comment: ['The status of a job, as its row in a list shows it.'] })), icon: 'question', color: undefined, contextValue: 'agentJob.unknown' };
+    case 'unknown': {
+      const status =
+        job.rawStatus === undefined
+          ? agentStatusText(job)
+          : l10n.t({ message: 'unknown status "{0}"', args: [job.rawStatus], comment: ['The status of a job, as its row in a list shows it.'] });
+      return { ...base, description: withAge(status), icon: 'question', color: undefined, contextValue: 'agentJob.unknown' };
+    }
   }
 }
 

@@ -18,10 +18,10 @@
  * it was, in place: it never wipes the list, and a newer version's entries and fields survive
  * an older version's save.
  */
-import type { AgentJob, ExportJob } from '../api/types';
+import type { AgentJob } from '../api/types';
 import type { Logger } from '../log';
 import type { KeyValueStore } from '../storage';
-import { isTerminal, jobKey, reopenedAt, type JobKey, type TrackedJob } from './trackedJob';
+import { isTerminal, jobKey, reopenedAt, type JobKey, type JobSnapshot, type TrackedJob } from './trackedJob';
 import { parseStopped, parseStored, same, serializeStopped, writeBack, type StopMarks, type StoredJobs } from './storedJobs';
 
 /** Where this window's rows changed because of other windows. */
@@ -35,7 +35,7 @@ export interface Elsewhere {
 type Change =
   | { kind: 'add'; job: TrackedJob }
   | { kind: 'remove'; key: JobKey }
-  | { kind: 'snapshot'; key: JobKey; snapshot: AgentJob | ExportJob }
+  | { kind: 'snapshot'; key: JobKey; snapshot: JobSnapshot }
   | { kind: 'reopen'; key: JobKey; snapshot: AgentJob; at: number };
 
 export class JobRegistry {
@@ -93,7 +93,7 @@ export class JobRegistry {
    * Records the latest snapshot; tells listeners only when something they show changed.
    * Returns whether this window's copy of the job changed.
    */
-  async updateSnapshot(key: JobKey, snapshot: AgentJob | ExportJob): Promise<boolean> {
+  async updateSnapshot(key: JobKey, snapshot: JobSnapshot): Promise<boolean> {
     const job = this.jobs.get(key);
     if (job === undefined || same(job.snapshot, snapshot)) return false;
     await this.sync({ kind: 'snapshot', key, snapshot });

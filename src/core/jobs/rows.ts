@@ -1,6 +1,7 @@
 /** Tracked jobs as rows: their order and what each shows, with its last error and link expiry. */
 import * as l10n from '@vscode/l10n';
-import { presentAgentJob, presentExportJob, type Presentation } from './present';
+import { presentDeployment } from '../deployments/present';
+import { formatAge, presentAgentJob, presentExportJob, type Presentation } from './present';
 import { isTerminal, type TrackedJob } from './trackedJob';
 
 /** Running first, then newest. */
@@ -15,7 +16,9 @@ export function compareJobs(a: TrackedJob, b: TrackedJob): number {
 
 export function presentTracked(job: TrackedJob, error: string | undefined, now: number, expiry?: string): Presentation {
   let p: Presentation;
-  if (job.snapshot === undefined) {
+  if (job.kind === 'deployment') {
+    p = presentDeployment(job, now, (iso) => formatAge(iso, now));
+  } else if (job.snapshot === undefined) {
     p = {
       label: job.kind === 'export' ? (job.domain ?? job.id) : job.id,
       description: error === undefined ? l10n.t('loading…') : '',

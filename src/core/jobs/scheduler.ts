@@ -25,6 +25,12 @@ const AGENT_WARM_UP_INTERVAL_MS = 10_000;
  * (interval.ts).
  */
 const RUNNING_CEILING_MS = 25_000;
+/**
+ * A deployment reports no progress either, but its logs grow while it runs, and a person may be
+ * reading them: while focused it is read at least every 5 s (a new line tightens to the floor).
+ * Deployments take a minute or a few: that is a dozen or so reads each.
+ */
+const DEPLOYMENT_CEILING_MS = 5_000;
 
 export interface PollTarget {
   /** Unique among the scheduler's jobs. */
@@ -62,6 +68,8 @@ export interface SchedulerOptions {
    * general ceiling.
    */
   runningCeilingMs?: number;
+  /** A running deployment (its logs growing) is polled at least this often while focused. */
+  deploymentCeilingMs?: number;
   maxConcurrent?: number;
   log?: Logger;
   /** Told when polling pauses because the key was rejected. */
@@ -275,9 +283,14 @@ export class PollScheduler {
   private schedule(entry: Entry, input: IntervalInput, now: number, ageMs?: number): void {
     // Errors back off to the general ceiling, whatever the job: a failing server is not pressed.
     const agent = entry.target.kind === 'agent' && input.kind !== 'error';
+    const deployment = entry.target.kind === 'deployment' && input.kind !== 'error';
     const { floorMs } = this.settings;
     const bounded = (ms: number) => Math.max(floorMs, Math.min(this.settings.ceilingMs, ms));
-    const ceilingMs = agent ? bounded(this.options.agentCeilingMs ?? AGENT_CEILING_MS) : this.settings.ceilingMs;
+    const ceilingMs = agent
+      ? bounded(this.options.agentCeilingMs ?? AGENT_CEILING_MS)
+      : deployment
+        ? bounded(this.options.deploymentCeilingMs ?? DEPLOYMENT_CEILING_MS)
+        : this.settings.ceilingMs;
     let delay = nextDelayMs(entry.history, input, { floorMs, ceilingMs });
     // An export that has moved (it runs) and now stands still: its back-off stops at the running
     // ceiling, so the end of a stall, or a last jump, is not seen up to the general ceiling late.

@@ -3,32 +3,22 @@
  * (what it is now) and the scheduler (when to ask). The editor and the CLI show what this
  * service knows; it never shows anything itself.
  */
-import { AbortedError } from '../abort';
 import type { AgentJob, ExportJob } from '../api/types';
-import { english } from '../l10n';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
+import { FollowedJobs, type Transition } from './followed';
+import { readJob, type ReadingContext, type ServiceState } from './reading';
 import type { JobRegistry } from './registry';
-import { PollScheduler, type PollOutcome, type PollTarget } from './scheduler';
+import { PollScheduler } from './scheduler';
 import { isTerminal, jobKey, type JobKey, type TrackedJob } from './trackedJob';
 import type { AdminApiClient } from '../api/client';
-import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError } from '../api/errors';
+import type { DeployTarget } from '../deployments/types';
 
-export type ServiceState =
-  | { kind: 'ok' }
-  | { kind: 'noKey' }
-  | { kind: 'unauthorized'; message: string }
-  | { kind: 'unreachable'; message: string };
-
-export interface Transition {
-  key: JobKey;
-  job: TrackedJob;
-  from: string | undefined;
-  to: string;
-}
+export type { Transition } from './followed';
+export type { ServiceState } from './reading';
 
 export interface JobsServiceOptions {
-  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport'>;
+  client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport' | 'getDeploymentStatus'>;
   registry: JobRegistry;
   clock: Clock;
   isFocused: () => boolean;
@@ -46,39 +36,33 @@ export interface JobsServiceOptions {
 
 type Listener<T> = (value: T) => void;
 
-/** What a poll can show a person: status, progress, pages, pull request, error. */
-function progressPrint(job: AgentJob | ExportJob): string {
-  return 'jobId' in job
-    ? JSON.stringify([job.rawStatus, job.progress, job.pageCount, job.error])
-    : JSON.stringify([job.rawStatus, job.prLink, job.archivedAt]);
-}
-
 export class JobsService {
   private readonly scheduler: PollScheduler;
   private readonly errors = new Map<JobKey, string>();
+  /** Each deployment's log lines, as last read (in memory only: see ReadingContext.logs). */
+  private readonly logs = new Map<JobKey, readonly string[]>();
+  private readonly abort = new AbortController();
+  /** What one poll needs (reading.ts). */
+  private readonly reading: ReadingContext;
   private state: ServiceState = { kind: 'ok' };
   private readonly stateListeners = new Set<Listener<ServiceState>>();
   private readonly transitionListeners = new Set<Listener<Transition>>();
   private readonly changeListeners = new Set<Listener<JobKey[]>>();
   private readonly registryListener: { dispose(): void };
-  /**
-   * The jobs this window follows to their end, with the status last seen (undefined: not read
-   * yet): each one started or tracked here, or seen running in a reading (the reply to a start
-   * is one). A followed job notifies once, when a reading first shows it ended, whichever reading
-   * that is (a poll, or another window's merged in).
-   */
-  private readonly followed = new Map<JobKey, string | undefined>();
-  /** Exports another part polls and reports on (the publish pipeline): no notification of their end. */
-  private readonly observed = new Set<JobKey>();
+  /** The jobs this window follows to their end: each notifies once when it ends. */
+  private readonly followed: FollowedJobs;
   /** False until a view or the status bar needs the jobs: no request before (see `setDemand`). */
   private demanded: boolean;
   private hasKey = true;
 
   constructor(private readonly options: JobsServiceOptions) {
+    const { client, registry, clock, log } = options;
+    this.reading = { client, registry, clock, log, errors: this.errors, logs: this.logs, isPaused: () => this.scheduler.isPaused, setState: (state) => this.setState(state), emitChange: (keys) => this.emitChange(keys) };
+    this.followed = new FollowedJobs(options.registry);
     this.scheduler = new PollScheduler({
       clock: options.clock,
       isFocused: options.isFocused,
-      poll: (target, signal) => this.poll(target, signal),
+      poll: (target, signal) => readJob(this.reading, target.key as JobKey, signal),
       log: options.log,
       ...(options.floorMs === undefined ? {} : { floorMs: options.floorMs }),
       ...(options.ceilingMs === undefined ? {} : { ceilingMs: options.ceilingMs }),
@@ -89,7 +73,7 @@ export class JobsService {
       for (const key of elsewhere.removed) {
         this.scheduler.untrack(key);
         this.errors.delete(key);
-        this.followed.delete(key);
+        this.followed.forget(key);
       }
       for (const key of elsewhere.added) {
         const job = options.registry.get(key);
@@ -106,7 +90,7 @@ export class JobsService {
     if (!this.demanded) this.scheduler.pause();
     for (const job of options.registry.list()) {
       if (isTerminal(job)) continue;
-      this.followed.set(jobKey(job), job.snapshot?.status);
+      this.followed.follow(jobKey(job), job.snapshot?.status);
       this.scheduler.track({ key: jobKey(job), kind: job.kind });
     }
   }
@@ -145,7 +129,7 @@ export class JobsService {
       this.refresh(key);
       return existing;
     }
-    if (options.follow !== false) this.followed.set(key, undefined);
+    if (options.follow !== false) this.followed.follow(key);
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'agent' });
     return job;
@@ -183,13 +167,44 @@ export class JobsService {
     this.emitChange([key]);
   }
 
+  /**
+   * Tracks a deployment or preview by its status id: one just started here (`target` says what
+   * it deploys), or one pasted (`target` unknown). Followed to its end: it notifies once.
+   */
+  async trackDeployment(statusId: string, target?: DeployTarget, options: { follow?: boolean } = {}): Promise<TrackedJob> {
+    const job: TrackedJob = { kind: 'deployment', id: statusId, addedAt: this.options.clock.now(), ...(target === undefined ? {} : { target }) };
+    const key = jobKey(job);
+    const existing = this.options.registry.get(key);
+    if (existing !== undefined) {
+      this.refresh(key);
+      return existing;
+    }
+    if (options.follow !== false) this.followed.follow(key);
+    await this.options.registry.add(job);
+    this.scheduler.track({ key, kind: 'deployment' });
+    this.setState({ kind: 'ok' });
+    return job;
+  }
+
+  /** A deployment's log lines as last read; undefined until it has been read in this window. */
+  logsOf(key: JobKey): readonly string[] | undefined {
+    return this.logs.get(key);
+  }
+
+  /** Reads one job now, whatever its state (a finished deployment's logs, after a reload). */
+  async readNow(key: JobKey): Promise<void> {
+    if (this.options.registry.get(key) === undefined) return;
+    this.demanded = true;
+    await readJob(this.reading, key, this.abort.signal).catch((error: unknown) => this.options.log.warn(`Could not read ${key}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   /** Tracks an export started elsewhere (by its job id). */
   async trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
     if (existing !== undefined) return existing;
-    if (options.follow !== false) this.followed.set(key, undefined);
+    if (options.follow !== false) this.followed.follow(key);
     await this.options.registry.add(job);
     this.scheduler.track({ key, kind: 'export' });
     return job;
@@ -204,7 +219,7 @@ export class JobsService {
     const key = jobKey(job);
     // First, so that a release that follows this call is never undone by it.
     this.scheduler.untrack(key);
-    this.observed.add(key);
+    this.followed.observe(key);
     if (this.options.registry.get(key) === undefined) await this.options.registry.add(job);
     else await this.options.registry.updateSnapshot(key, snapshot);
   }
@@ -212,7 +227,7 @@ export class JobsService {
   /** The observer stopped (cancelled, failed): the scheduler polls the job again if it is not done. */
   releaseExport(jobId: string): void {
     const key = jobKey({ kind: 'export', id: jobId });
-    this.observed.delete(key);
+    this.followed.release(key);
     const job = this.options.registry.get(key);
     if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: 'export' });
   }
@@ -222,7 +237,7 @@ export class JobsService {
     const started = await this.options.client.startExport({ domain }, signal === undefined ? {} : { signal });
     const job: TrackedJob = { kind: 'export', id: started.jobId, addedAt: this.options.clock.now(), domain, snapshot: started };
     // The reply is the first reading: an export that fails before the first poll still notifies.
-    if (!isTerminal(job)) this.followed.set(jobKey(job), started.status);
+    if (!isTerminal(job)) this.followed.follow(jobKey(job), started.status);
     await this.options.registry.add(job);
     if (!isTerminal(job)) this.scheduler.track({ key: jobKey(job), kind: 'export' });
     this.setState({ kind: 'ok' });
@@ -232,7 +247,8 @@ export class JobsService {
   async untrack(key: JobKey): Promise<void> {
     this.scheduler.untrack(key);
     this.errors.delete(key);
-    this.followed.delete(key);
+    this.logs.delete(key);
+    this.followed.forget(key);
     await this.options.registry.remove(key);
   }
 
@@ -305,6 +321,7 @@ export class JobsService {
   }
 
   dispose(): void {
+    this.abort.abort();
     this.scheduler.dispose();
     this.registryListener.dispose();
     this.stateListeners.clear();
@@ -322,81 +339,8 @@ export class JobsService {
     for (const listener of this.changeListeners) listener(keys);
   }
 
-  /** Rows that changed: a followed job seen ended for the first time notifies; one seen running is followed. */
+  /** Rows that changed: each followed job seen ended for the first time notifies. */
   private noticeEnds(keys: JobKey[]): void {
-    for (const key of keys) {
-      const job = this.options.registry.get(key);
-      if (job?.snapshot === undefined) continue;
-      if (!isTerminal(job)) {
-        this.followed.set(key, job.snapshot.status);
-        continue;
-      }
-      if (!this.followed.has(key) || this.observed.has(key)) {
-        this.followed.delete(key);
-        continue;
-      }
-      const from = this.followed.get(key);
-      this.followed.delete(key);
-      // Tracked here, and first read ended before it was tracked (an export says when it ended): nothing ended while followed.
-      if (from === undefined && 'updatedAt' in job.snapshot && Date.parse(job.snapshot.updatedAt ?? '') < job.addedAt) continue;
-      for (const listener of this.transitionListeners) listener({ key, job, from, to: job.snapshot.status });
-    }
-  }
-
-  private async poll(target: PollTarget, signal: AbortSignal): Promise<PollOutcome> {
-    const key = target.key as JobKey;
-    const job = this.options.registry.get(key);
-    if (job === undefined) return { kind: 'ok', terminal: true, changed: false };
-    const askedAt = this.options.clock.now();
-    try {
-      const snapshot: AgentJob | ExportJob =
-        job.kind === 'agent' ? await this.options.client.getAgentJob(job.id, { signal }) : await this.options.client.getExportJob(job.id, { signal });
-      // Reopened (a follow-up) while this reading was on its way: it tells of the run before.
-      const current = this.options.registry.get(key);
-      if (current !== undefined && current.kind === 'agent' && (current.reopenedAt ?? -Infinity) >= askedAt) return { kind: 'ok', terminal: false, changed: false };
-      const before = job.snapshot;
-      // A reading that shows the job ended notifies through the registry's change (noticeEnds).
-      const hadError = this.errors.delete(key);
-      const changed = await this.options.registry.updateSnapshot(key, snapshot);
-      if (hadError && !changed) this.emitChange([key]);
-      // A reading that was under way when the key was rejected (or removed) does not say "ok":
-      // polling stays paused, and the state must say why.
-      if (!this.scheduler.isPaused) this.setState({ kind: 'ok' });
-      const updated = this.options.registry.get(key);
-      // Stopped in another window meanwhile: no row, no notification, no more polls.
-      if (updated === undefined) return { kind: 'ok', terminal: true, changed: false };
-      const progress = 'progress' in snapshot ? snapshot.progress : undefined;
-      // For the poll interval, only what a person sees counts: an export's `updatedAt` moves on
-      // every read, and would keep a queued job at the fastest rate.
-      const moved = changed && (before === undefined || progressPrint(before) !== progressPrint(snapshot));
-      const created = snapshot.createdAt === undefined ? NaN : Date.parse(snapshot.createdAt);
-      const ageMs = Number.isNaN(created) ? undefined : this.options.clock.now() - created;
-      return { kind: 'ok', terminal: isTerminal(updated), changed: moved, ...(progress === undefined ? {} : { progress }), ...(ageMs === undefined ? {} : { ageMs }) };
-    } catch (error) {
-      if (error instanceof AbortedError) return { kind: 'error' };
-      if (!(error instanceof ApiError)) throw error;
-      if (error instanceof AuthError) {
-        this.setState(error.reason === 'missing' ? { kind: 'noKey' } : { kind: 'unauthorized', message: error.message });
-        return { kind: 'unauthorized' };
-      }
-      if (error instanceof RateLimitedError) {
-        const retryAfterMs = error.retryAfterMs ?? 60_000;
-        this.options.log.warn(`${error.message} Polling of every job waits ${formatWait(retryAfterMs, english)}.`);
-        return { kind: 'rateLimited', retryAfterMs };
-      }
-      if (error instanceof NotFoundError || error.kind === 'forbidden' || error.kind === 'invalidInput') {
-        // Asking again will not help until the user acts: show it on the row and stop.
-        this.errors.set(key, error.message);
-        this.emitChange([key]);
-        return { kind: 'ok', terminal: true, changed: true };
-      }
-      this.options.log.warn(`Could not refresh ${key}: ${error.message}`);
-      if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'redirect') {
-        this.setState({ kind: 'unreachable', message: error.message });
-      }
-      this.errors.set(key, error.message);
-      this.emitChange([key]);
-      return { kind: 'error' };
-    }
+    for (const transition of this.followed.ends(keys)) for (const listener of this.transitionListeners) listener(transition);
   }
 }

@@ -17,21 +17,28 @@ import { isTerminal, jobKey, parseJobKey, reopenedAt, type JobKey, type TrackedJ
  */
 export const MAX_SHOWN_JOBS = 2_000;
 
-const snapshotBase = { status: z.string(), rawStatus: z.string() };
+/** An agent job as `parseAgentJob` gives it: only id and status are sure (the vendor's API requires no field). */
 const agentSnapshot = z.looseObject({
-  ...snapshotBase,
+  status: z.string(),
+  rawStatus: z.optional(z.string()),
   id: z.string(),
-  source: z.object({ repository: z.string(), ref: z.nullable(z.string()) }),
-  model: z.string(),
+  source: z.looseObject({ repository: z.optional(z.string()), ref: z.nullable(z.string()) }),
+  model: z.optional(z.string()),
   prLink: z.nullable(z.string()),
-  createdAt: z.string(),
+  createdAt: z.optional(z.string()),
   archivedAt: z.nullable(z.string()),
 });
-const exportSnapshot = z.looseObject({ ...snapshotBase, jobId: z.string() });
+const exportSnapshot = z.looseObject({ status: z.string(), rawStatus: z.string(), jobId: z.string() });
+const deploymentSnapshot = z.looseObject({ status: z.string(), rawStatus: z.string(), id: z.string(), logLines: z.number() });
 const id = z.string().check(z.minLength(1));
+const target = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('production') }),
+  z.object({ kind: z.literal('preview'), branch: z.string(), previewUrl: z.optional(z.string()), agentJobId: z.optional(z.string()) }),
+]);
 const entrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('agent'), id, addedAt: z.number(), reopenedAt: z.optional(z.number()) }),
   z.object({ kind: z.literal('export'), id, addedAt: z.number(), domain: z.optional(z.string()) }),
+  z.object({ kind: z.literal('deployment'), id, addedAt: z.number(), target: z.optional(target) }),
 ]);
 
 export interface StoredJobs {
@@ -60,7 +67,7 @@ function readItem(item: unknown): { job: TrackedJob; note?: string } | { problem
   const job = parsed.data as TrackedJob;
   const snapshot = (item as { snapshot?: unknown }).snapshot;
   if (snapshot === undefined) return { job };
-  const read = (job.kind === 'agent' ? agentSnapshot : exportSnapshot).safeParse(snapshot, { reportInput: true });
+  const read = (job.kind === 'agent' ? agentSnapshot : job.kind === 'export' ? exportSnapshot : deploymentSnapshot).safeParse(snapshot, { reportInput: true });
   if (read.success) return { job: { ...job, snapshot: read.data } as TrackedJob };
   // For the log only (the registry writes `problems` there, in English for support).
   // eslint-disable-next-line no-restricted-syntax

@@ -1,12 +1,17 @@
 /** What the status bar says about running jobs: a pure function, tested without an editor. */
 import * as l10n from '@vscode/l10n';
 import type { AgentJobStatus, ExportJobStatus } from '../api/types';
+import { deploymentsStatusText, deploymentStatusLine } from '../deployments/present';
 import { isTerminal, type TrackedJob } from './trackedJob';
 
-/** `Export 42% · 1 agent job`, or undefined when nothing runs. Pure, for tests. */
+type Running<K extends TrackedJob['kind']> = Extract<TrackedJob, { kind: K }>;
+
+/** `Export 42% · 1 agent job · Deploying · Preview docs-agent/…`, or undefined when nothing runs. Pure, for tests. */
 export function statusText(jobs: readonly TrackedJob[]): { text: string; lines: string[] } | undefined {
-  const running = jobs.filter((j) => !isTerminal(j));
-  if (running.length === 0) return undefined;
+  const all = jobs.filter((j) => !isTerminal(j));
+  if (all.length === 0) return undefined;
+  const deployments = all.filter((j): j is Running<'deployment'> => j.kind === 'deployment');
+  const running = all.filter((j): j is Running<'agent' | 'export'> => j.kind !== 'deployment');
   const exports = running.filter((j) => j.kind === 'export');
   const agents = running.filter((j) => j.kind === 'agent');
   const parts: string[] = [];
@@ -18,6 +23,8 @@ export function statusText(jobs: readonly TrackedJob[]): { text: string; lines: 
     parts.push(l10n.t('{0} exports', exports.length));
   }
   if (agents.length > 0) parts.push(agents.length === 1 ? l10n.t('{0} agent job', agents.length) : l10n.t('{0} agent jobs', agents.length));
+  const deploying = deploymentsStatusText(deployments);
+  if (deploying !== undefined) parts.push(deploying);
   const lines = running.map((j) => {
     const snapshot = j.snapshot;
     const status = snapshot === undefined ? l10n.t({ message: 'loading', comment: ['The status of a job whose first answer has not come yet.'] }) : statusWord(snapshot.status);
@@ -25,7 +32,7 @@ export function statusText(jobs: readonly TrackedJob[]): { text: string; lines: 
     if (j.kind === 'agent') return l10n.t('Agent job {0}: {1}', j.id, status);
     return progress === undefined ? l10n.t('Export {0}: {1}', j.domain ?? j.id, status) : l10n.t('Export {0}: {1} {2}%', j.domain ?? j.id, status, Math.round(progress));
   });
-  return { text: parts.join(' · '), lines };
+  return { text: parts.join(' · '), lines: [...lines, ...deployments.map(deploymentStatusLine)] };
 }
 
 /** The one running export, by its status (`undefined`: not asked yet). */

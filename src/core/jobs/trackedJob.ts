@@ -3,15 +3,21 @@
  * storage, the registry, the views and the commands share them without loading each other.
  */
 import type { AgentJob, ExportJob } from '../api/types';
+import { isDeploymentTerminal, type DeploymentSnapshot, type DeployTarget } from '../deployments/types';
 
 export type TrackedJob =
   /** `reopenedAt`: when a follow-up last made the job active again (epoch ms). */
   | { kind: 'agent'; id: string; addedAt: number; reopenedAt?: number; snapshot?: AgentJob }
-  | { kind: 'export'; id: string; addedAt: number; domain?: string; snapshot?: ExportJob };
+  | { kind: 'export'; id: string; addedAt: number; domain?: string; snapshot?: ExportJob }
+  /** A deployment or preview, by its status id; `target` unknown when it was tracked by its id alone. */
+  | { kind: 'deployment'; id: string; addedAt: number; target?: DeployTarget; snapshot?: DeploymentSnapshot };
+
+/** What the registry stores of a job's last reading. */
+export type JobSnapshot = AgentJob | ExportJob | DeploymentSnapshot;
 
 export type JobKind = TrackedJob['kind'];
 
-/** `agent:<id>` or `export:<id>`: one job of one environment. */
+/** `agent:<id>`, `export:<id>` or `deployment:<statusId>`: one job of one environment. */
 export type JobKey = `${JobKind}:${string}`;
 
 export function jobKey(job: Pick<TrackedJob, 'kind' | 'id'>): JobKey {
@@ -23,7 +29,7 @@ export function parseJobKey(key: string): { kind: JobKind; id: string } | undefi
   const colon = key.indexOf(':');
   const kind = key.slice(0, colon);
   const id = key.slice(colon + 1);
-  return colon > 0 && id !== '' && (kind === 'agent' || kind === 'export') ? { kind, id } : undefined;
+  return colon > 0 && id !== '' && (kind === 'agent' || kind === 'export' || kind === 'deployment') ? { kind, id } : undefined;
 }
 
 export function isAgentTerminal(job: Pick<AgentJob, 'status'>): boolean {
@@ -37,7 +43,14 @@ export function isExportTerminal(job: Pick<ExportJob, 'status'>): boolean {
 /** Whether a tracked job has reached a status it never leaves (unknown statuses are not). */
 export function isTerminal(job: TrackedJob): boolean {
   if (job.snapshot === undefined) return false;
-  return job.kind === 'agent' ? isAgentTerminal(job.snapshot) : isExportTerminal(job.snapshot);
+  switch (job.kind) {
+    case 'agent':
+      return isAgentTerminal(job.snapshot);
+    case 'export':
+      return isExportTerminal(job.snapshot);
+    case 'deployment':
+      return isDeploymentTerminal(job.snapshot);
+  }
 }
 
 /** When a job was last made active again (0: never): a later reopening outranks an earlier end. */

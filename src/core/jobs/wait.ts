@@ -8,7 +8,9 @@ import { ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError }
 import { abortableSleep, AbortedError } from '../abort';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
 import { emptyHistory, nextDelayMs, recordProgress, type PollHistory } from './interval';
+import { agentStatusText } from './present';
 import { isAgentTerminal, isExportTerminal } from './trackedJob';
+import { isDeploymentTerminal, type Deployment } from '../deployments/types';
 
 export class WaitTimeoutError extends Error {
   constructor(
@@ -94,9 +96,9 @@ export function waitForAgentJob(client: Pick<WaitClient, 'getAgentJob'>, id: str
       id,
       get: (o) => client.getAgentJob(id, o),
       done: (job) => isAgentTerminal(job),
-      fingerprint: (job) => `${job.rawStatus}|${job.prLink ?? ''}`,
+      fingerprint: (job) => `${job.rawStatus ?? ''}|${job.prLink ?? ''}`,
       progress: () => undefined,
-      status: (job) => job.rawStatus,
+      status: (job) => agentStatusText(job),
     },
     options,
   );
@@ -114,5 +116,23 @@ export function waitForExportJob(client: Pick<WaitClient, 'getExportJob'>, jobId
       status: (job) => (job.progress === undefined ? job.rawStatus : `${job.rawStatus} ${Math.round(job.progress)}%`),
     },
     options,
+  );
+}
+
+/**
+ * Polls a deployment until it succeeds or fails, at least every 5 s (its logs grow as it runs:
+ * `onUpdate` sees each new reading).
+ */
+export function waitForDeployment(client: { getDeploymentStatus(statusId: string, options?: CallOptions): Promise<Deployment> }, statusId: string, options: WaitOptions<Deployment> = {}): Promise<Deployment> {
+  return waitFor(
+    {
+      id: statusId,
+      get: (o) => client.getDeploymentStatus(statusId, o),
+      done: (d) => isDeploymentTerminal(d),
+      fingerprint: (d) => `${d.rawStatus}|${d.logs.length}|${d.summary ?? ''}`,
+      progress: () => undefined,
+      status: (d) => d.rawStatus,
+    },
+    { ...options, ceilingMs: options.ceilingMs ?? 5_000 },
   );
 }

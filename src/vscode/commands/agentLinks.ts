@@ -16,7 +16,9 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
       if (job?.kind !== 'agent' || job.snapshot === undefined) throw new Error(vscode.l10n.t('That job has not been read yet.'));
-      return openSafely(deps, job.snapshot.source.repository, 'repository');
+      const repository = job.snapshot.source.repository;
+      if (repository === undefined) throw new Error(vscode.l10n.t('The server has not said which repository agent job {0} works on. Refresh the job, or look it up on the dashboard.', job.id));
+      return openSafely(deps, repository, 'repository');
     }),
   ];
 }

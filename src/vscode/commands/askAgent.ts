@@ -11,7 +11,6 @@ import type { DraftAddress } from '../../core/agent/drafts';
 import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
 import type { AgentJob } from '../../core/api/types';
 import { jobKey } from '../../core/jobs/trackedJob';
-import { forMessage } from '../../core/untrusted';
 import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
 import { isFromCode } from '../fromCode';
 import type { PromptComposer } from '../composer';
@@ -30,9 +29,7 @@ export function register(deps: Deps): vscode.Disposable[] {
     command('docsAdmin.agent.ask', deps, async (uri?: unknown) => {
       requireService(deps);
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'create' } };
-      const opened = await composer.open(address, header(address.request), contextOf(editorFor(uri, composer)));
-      if (opened.continued) deps.ui.statusMessage(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
-      return opened.editor.document.uri;
+      return openComposer(deps, address, contextOf(editorFor(uri, composer)));
     }),
     command('docsAdmin.agentJob.sendFollowUp', deps, async (node: unknown) => {
       if (!isJobNode(deps, node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
@@ -41,20 +38,19 @@ export function register(deps: Deps): vscode.Disposable[] {
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'message', jobId: job.id } };
       // Lines selected in the page beside go with it, as for a new job.
       const editor = editorFor(undefined, composer);
-      const opened = await composer.open(address, header(address.request), editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
-      return opened.editor.document.uri;
+      return openComposer(deps, address, editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
     }),
     command('docsAdmin.agent.send', deps, async (target?: unknown) => {
-      const { document, asked } = composerDocument(composer, target);
+      const { document, asked, sendAgain } = composerDocument(composer, target);
       const key = document.uri.toString();
       if (sending.has(key)) {
-        deps.ui.statusMessage(vscode.l10n.t('This prompt is being sent already.'), 3000);
+        deps.messages.status(vscode.l10n.t('This prompt is being sent already.'), 3000);
         return { outcome: 'cancelled' } satisfies SendOutcome;
       }
       sending.add(key);
       try {
         if (!asked && !(await confirmSend(deps, composer, document))) return { outcome: 'cancelled' } satisfies SendOutcome;
-        return await send(deps, composer, document);
+        return await send(deps, composer, document, sendAgain);
       } finally {
         sending.delete(key);
       }
@@ -70,6 +66,23 @@ export function register(deps: Deps): vscode.Disposable[] {
       return true;
     }),
   ];
+}
+
+/**
+ * Opens the composer for `address`, a new draft starting with `context` (the page and lines, or
+ * any text a caller prefills), or the person's unsent draft, which is said; answers its file.
+ */
+export async function openComposer(deps: Pick<Deps, 'composer' | 'messages'>, address: DraftAddress, context: string): Promise<vscode.Uri> {
+  const opened = await deps.composer.open(address, header(address.request), context);
+  if (opened.continued) deps.messages.status(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
+  return opened.editor.document.uri;
+}
+
+/** What to check before sending again, in the editor: the job's row, or the view and the dashboard. */
+function editorAdvice(request: AgentRequest): string {
+  return request.kind === 'create'
+    ? vscode.l10n.t('Check the Agent Jobs view or the dashboard (refresh them) before you send this prompt again.')
+    : vscode.l10n.t('Refresh the job (it is active again if it took the follow-up) before you send it again.');
 }
 
 function header(request: AgentRequest): string {
@@ -111,18 +124,19 @@ function contextOf(editor: vscode.TextEditor | undefined): string {
 
 /**
  * The composer a Send or Discard is for, and whether the person already asked for it there: its
- * Send or Discard CodeLens hands a token only the composer makes (and code may name the draft:
- * `fromCode({ uri })`). Ctrl+Enter, the title bar and the palette hand nothing but, at most, a
- * Uri, which a link can hand too (`{"$mid":1,…}` becomes a Uri), so they ask first.
+ * Send or Discard CodeLens hands a token only the composer makes (and code may name the draft and
+ * answer "send it again?" in advance: `fromCode({ uri, sendAgain })`). Ctrl+Enter, the title bar
+ * and the palette hand nothing but, at most, a Uri, which a link can hand too (`{"$mid":1,…}`
+ * becomes a Uri), so they ask first.
  */
-function composerDocument(composer: PromptComposer, target: unknown): { document: vscode.TextDocument; asked: boolean } {
+function composerDocument(composer: PromptComposer, target: unknown): { document: vscode.TextDocument; asked: boolean; sendAgain: boolean | undefined } {
   const fromLens = composer.draftOfToken(target);
-  const given = isFromCode(target) ? (target as { uri?: unknown }).uri : undefined;
-  const named = fromLens ?? (given instanceof vscode.Uri ? given : undefined);
+  const code = isFromCode(target) ? (target as { uri?: unknown; sendAgain?: unknown }) : undefined;
+  const named = fromLens ?? (code?.uri instanceof vscode.Uri ? code.uri : undefined);
   const uri = named ?? (target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri);
   const document = uri === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (document === undefined || composer.addressOf(document.uri) === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
-  return { document, asked: named !== undefined };
+  return { document, asked: named !== undefined, sendAgain: typeof code?.sendAgain === 'boolean' ? code.sendAgain : undefined };
 }
 
 /** Asks before sending (a keystroke, the title bar or a link): where it goes, and how it starts. */
@@ -141,7 +155,7 @@ function environmentName(id: string): string {
   return id.startsWith('env:') ? id.slice(4) : vscode.l10n.t({ message: 'Default', comment: 'The name of the environment set by docsAdmin.baseUrl and docsAdmin.projectId (the others are named by the person)' });
 }
 
-async function send(deps: Deps, composer: PromptComposer, document: vscode.TextDocument): Promise<SendOutcome> {
+async function send(deps: Deps, composer: PromptComposer, document: vscode.TextDocument, sendAgain: boolean | undefined): Promise<SendOutcome> {
   const address = composer.addressOf(document.uri);
   if (address === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
   if (address.environmentId !== deps.session.environment.id) {
@@ -156,7 +170,13 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     void deps.messages.warn(vscode.l10n.t('The prompt is empty: write what the agent should do. Nothing was sent.'));
     return { outcome: 'blank' };
   }
-  if (composer.wasMaybeSent(document.uri)) {
+  if (composer.isUnwritten(document)) {
+    // Only the page and lines it was opened with: a job with no instruction is never what was meant.
+    void deps.messages.warn(vscode.l10n.t('The prompt holds only the page and lines it was opened with: write what the agent should do below them. Nothing was sent.'));
+    return { outcome: 'blank' };
+  }
+  if (composer.wasMaybeSent(document.uri) && sendAgain !== true) {
+    if (sendAgain === false) return { outcome: 'cancelled' };
     const again = vscode.l10n.t('Send Again');
     const choice = await deps.messages.ask(
       'warning',
@@ -177,7 +197,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     job = await deps.ui.progress(
       { location: vscode.ProgressLocation.Notification, title: request.kind === 'create' ? vscode.l10n.t('Sending the prompt to the agent…') : vscode.l10n.t('Sending the follow-up to agent job {0}…', request.jobId) },
       // No cancel: once sent, a request cannot be taken back, only left unanswered.
-      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0 }),
+      () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0, advice: editorAdvice }),
     );
   } catch (error) {
     const kept = vscode.l10n.t('Your draft is kept.');
@@ -210,11 +230,17 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
     deps.log.info(`Agent job ${job.id} created.`);
   } else {
     await service.reopenAgentJob(job);
-    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus} again.`);
+    deps.log.info(`Agent job ${job.id} took the follow-up; it is ${job.rawStatus ?? 'active'} again.`);
   }
-  await composer.discard(document.uri);
+  const draft = await composer.sent(document.uri, prompt);
   deps.reveal({ key: jobKey({ kind: 'agent', id: job.id }), kind: 'agent' });
   if (request.kind === 'create') await deps.setup.markAgentAsked();
-  deps.ui.statusMessage(request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', forMessage(job.id)) : vscode.l10n.t('Agent job {0} took the follow-up.', forMessage(job.id)), 5000);
+  const done = request.kind === 'create' ? vscode.l10n.t('Agent job {0} created.', job.id) : vscode.l10n.t('Agent job {0} took the follow-up.', job.id);
+  if (draft === 'kept') {
+    // Typed while it was being sent: kept, with what was sent still in it.
+    void deps.messages.info(`${done} ${vscode.l10n.t('You wrote in the draft while it was being sent, so it is kept as it is now, the prompt that was sent included: edit it before you send it again.')}`);
+  } else {
+    deps.messages.status(done, 5000);
+  }
   return { outcome: request.kind === 'create' ? 'created' : 'sent', jobId: job.id };
 }

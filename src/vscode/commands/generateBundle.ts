@@ -14,7 +14,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be generated once it has.'));
       const link = await deps.ui.progress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Generating the bundle link…') },
-        () => job.links.regenerate(job.id),
+        () => job.links.issue(job.id),
       );
       const left = job.links.timeLeft(link);
       const download = vscode.l10n.t('Download…');

@@ -71,7 +71,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const job = requireService(deps).get(node.key);
       if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       await vscode.env.clipboard.writeText(job.id);
-      deps.ui.statusMessage(vscode.l10n.t('Copied job id {0}', job.id), 3000);
+      deps.messages.status(vscode.l10n.t('Copied job id {0}', job.id), 3000);
       return job.id;
     }),
     command('docsAdmin.job.stopTracking', deps, async (node: unknown) => {

@@ -59,7 +59,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const key = await exportForValues(deps, target);
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
-      const link = await job.links.regenerate(job.id);
+      const link = await job.links.issue(job.id);
       checkBundleUrlScheme(link.bundle.bundleUrl, { allowed: readConfig().allowHttpBundleUrl, hint: 'docsAdmin.publish.allowHttpBundleUrl' });
       await applyStaticExport(target, { bundleUrl: link.bundle.bundleUrl });
       await rememberJob(deps, target, job.id);

@@ -69,9 +69,19 @@ export async function fetchAgentBranch(deps: Pick<Deps, 'session' | 'git' | 'log
     throw new Error(vscode.l10n.t('The branch of agent job {0} was not used: {1}.', forMessage(job.id), check.reason));
   }
   const branch = check.ref;
-  const match = deps.git.find(job.source.repository);
+  const repositoryUrl = job.source.repository;
+  if (repositoryUrl === undefined) {
+    // Nothing to match a remote against: the server named no repository.
+    const openPr = vscode.l10n.t('Open Pull Request');
+    const message = vscode.l10n.t('The server has not said which repository agent job {0} works on, so no open repository can be matched to its branch {1}. Refresh the job, or open its pull request.', forMessage(job.id), forMessage(branch));
+    void deps.messages.warn(message, ...(job.prLink === null ? [] : [openPr])).then((choice) => {
+      if (choice === openPr) void vscode.commands.executeCommand('docsAdmin.agentJob.openPullRequest', node);
+    });
+    return { outcome: 'noRepository' };
+  }
+  const match = deps.git.find(repositoryUrl);
   if (match === undefined) {
-    offerLinks(deps, vscode.l10n.t('No open repository has {0} as a remote. Open a clone of it to review the agent\'s branch {1} here.', forMessage(job.source.repository), forMessage(branch)), job, node);
+    offerLinks(deps, vscode.l10n.t('No open repository has {0} as a remote. Open a clone of it to review the agent\'s branch {1} here.', forMessage(repositoryUrl), forMessage(branch)), job, node);
     return { outcome: 'noRepository' };
   }
   const { repository, remote } = match;
@@ -80,7 +90,7 @@ export async function fetchAgentBranch(deps: Pick<Deps, 'session' | 'git' | 'log
   } catch (error) {
     if (isMissingRemoteRef(error)) {
       deps.log.info(`Agent job ${job.id}: the branch ${branch} is gone from ${remote.name}`);
-      offerLinks(deps, vscode.l10n.t('The branch {0} no longer exists on {1} ({2}): it may have been merged and deleted.', forMessage(branch), forMessage(remote.name), forMessage(repositoryName(job.source.repository))), job, node);
+      offerLinks(deps, vscode.l10n.t('The branch {0} no longer exists on {1} ({2}): it may have been merged and deleted.', forMessage(branch), forMessage(remote.name), forMessage(repositoryName(repositoryUrl))), job, node);
       return { outcome: 'branchGone' };
     }
     throw new Error(vscode.l10n.t('Fetching {0} from {1} failed: {2}', forMessage(branch), forMessage(remote.name), gitReason(error)), { cause: error });

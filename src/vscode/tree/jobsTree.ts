@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { withReviewTokens } from '../../core/agent/review';
+import { agentPreviewNote, previewOfBranch, previewState, withPreviewToken } from '../../core/deployments/agentPreview';
 import { shelfRows, type ShelfRow } from '../../core/bundle/shelf/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
@@ -32,6 +33,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
 
   /** Only the rows that changed, unless the list itself (members or order) changed. */
   private changed(keys: JobKey[] | undefined): void {
+    // An agent row shows its branch's preview: a deployment's change may be one of theirs.
+    if (this.kind === 'agent' && keys?.some((k) => k.startsWith('deployment:')) === true) keys = undefined;
     const order = this.sortedKeys();
     const sameList = order.length === this.order.length && order.every((k, i) => k === this.order[i]);
     if (keys === undefined || !sameList) {
@@ -89,9 +92,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
     item.contextValue = p.contextValue;
     if (job.kind === 'agent' && job.snapshot !== undefined) {
-      const local = this.describeRepository(job.snapshot.source.repository);
-      if (local !== undefined) item.description = `${p.description} · ${local}`;
-      item.contextValue = withReviewTokens(p.contextValue, job.snapshot.source.ref);
+      const repository = job.snapshot.source.repository;
+      const local = repository === undefined ? undefined : this.describeRepository(repository);
+      const preview = agentPreviewNote(previewState(previewOfBranch(service.list(), job.snapshot.source.ref, job.id)));
+      item.description = [p.description, preview?.note, local].filter((part) => part !== undefined).join(' · ');
+      item.contextValue = withPreviewToken(withReviewTokens(p.contextValue, job.snapshot.source), preview?.token);
     }
     item.tooltip = markdownLines(p.label, p.details);
     item.accessibilityInformation = { label: `${p.label}, ${p.description}` };

@@ -1,5 +1,5 @@
 /**
- * The two views, Agent Jobs and Static Exports: their trees, the message each shows for the
+ * The three views, Agent Jobs, Static Exports and Deployments: their trees, the message each shows for the
  * session's state (no project, key rejected, unreachable, air-gapped), the environment's name
  * beside their titles, and revealing a row.
  */
@@ -19,6 +19,8 @@ export class JobViews implements vscode.Disposable {
   readonly exportTree: JobsTreeProvider;
   readonly agentView: vscode.TreeView<JobNode>;
   readonly exportView: vscode.TreeView<JobNode>;
+  readonly deploymentTree: JobsTreeProvider;
+  readonly deploymentView: vscode.TreeView<JobNode>;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -33,8 +35,10 @@ export class JobViews implements vscode.Disposable {
     this.exportTree = new JobsTreeProvider(session, nodes, 'export', (key) => this.linkExpiry(key));
     this.agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: this.agentTree, showCollapseAll: false });
     this.exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: this.exportTree, showCollapseAll: false });
+    this.deploymentTree = new JobsTreeProvider(session, nodes, 'deployment');
+    this.deploymentView = vscode.window.createTreeView('docsAdmin.deployments', { treeDataProvider: this.deploymentTree, showCollapseAll: false });
     // The jobs are asked about once a view shows them (or the status bar has one to show).
-    const visibility = () => session.setViewVisible(this.agentView.visible || this.exportView.visible);
+    const visibility = () => session.setViewVisible(this.agentView.visible || this.exportView.visible || this.deploymentView.visible);
     this.subscriptions = [
       this.agentTree,
       this.exportTree,
@@ -43,6 +47,9 @@ export class JobViews implements vscode.Disposable {
       session.onDidChangeState(() => this.showState()),
       this.agentView.onDidChangeVisibility(visibility),
       this.exportView.onDidChangeVisibility(visibility),
+      this.deploymentTree,
+      this.deploymentView,
+      this.deploymentView.onDidChangeVisibility(visibility),
       git.onDidChange(() => this.agentTree.refresh()),
     ];
     visibility();
@@ -58,7 +65,7 @@ export class JobViews implements vscode.Disposable {
 
   /** Selects a row, when its view is open (never opens a view the person closed). */
   reveal(node: JobNode): void {
-    const view = node.kind === 'agent' ? this.agentView : this.exportView;
+    const view = node.kind === 'agent' ? this.agentView : node.kind === 'export' ? this.exportView : this.deploymentView;
     if (view.visible) void view.reveal(node, { select: true, focus: false }).then(undefined, () => undefined);
   }
 
@@ -69,8 +76,10 @@ export class JobViews implements vscode.Disposable {
     this.agentView.message = message;
     // Air-gapped: say what cannot work there (the API among it).
     this.exportView.message = message !== '' ? message : readConfig().deploymentType === 'airGapped' ? availabilityNote('airGapped') : '';
+    this.deploymentView.message = message;
     this.agentView.description = this.session.environment.name;
     this.exportView.description = this.session.environment.name;
+    this.deploymentView.description = this.session.environment.name;
   }
 
   dispose(): void {

@@ -261,14 +261,15 @@ export const FAULTS: FaultCase[] = [
   {
     name: 'JSON of the wrong shape',
     call: 'agent.get',
-    arrange: persist({ kind: 'status', status: 200, body: { id: AGENT_ID, status: 'active', source: {}, createdAt: '2026-11-23T10:00:00Z' } }),
+    // The vendor's API requires no field, so only a field of the wrong type is a wrong shape.
+    arrange: persist({ kind: 'status', status: 200, body: { id: AGENT_ID, status: 'active', source: { repository: 42 }, createdAt: '2026-11-23T10:00:00Z' } }),
     heal: clear,
     kind: 'invalidResponse',
-    cause: /the agent job has the wrong shape: field "source\.repository" is missing/,
+    cause: /the agent job has the wrong shape: field "source\.repository" is not a string/,
     action: /look for an update/,
     exit: 5,
     service: SERVER_SIDE,
-    sees: '"… the agent job has the wrong shape: field "source.repository" is missing. Check that the base URL points at the admin API; if it does, … look for an update."',
+    sees: '"… the agent job has the wrong shape: field "source.repository" is not a string. Check that the base URL points at the admin API; if it does, … look for an update."',
     kept: `${KEPT_ROWS}, backing off`,
   },
   {

@@ -29,6 +29,22 @@ function callOf(client: AdminApiClient, call: Call): Promise<unknown> {
   }
 }
 
+/** The answer a healed call must give: the job asked for, a new export, a link. */
+function assertAnswer(call: Call, answer: unknown): void {
+  const value = answer as Record<string, unknown>;
+  switch (call) {
+    case 'agent.get':
+      return assert.equal(value.id, AGENT_ID);
+    case 'export.status':
+      return assert.equal(value.jobId, EXPORT_ID);
+    case 'export.start':
+      assert.equal(value.domain, 'docs.acme.dev');
+      return assert.equal(typeof value.jobId, 'string');
+    case 'export.bundle':
+      return assert.match(String(value.bundleUrl), /^https?:\/\//);
+  }
+}
+
 /** Attempts the client is expected to make: GETs are retried on what a retry can fix. */
 function expectedAttempts(c: FaultCase): number | undefined {
   if (c.target !== undefined) return undefined; // refused, DNS: nothing reaches the simulator
@@ -77,8 +93,9 @@ describe('reliability: API faults at the client @api-faults', () => {
     it(c.name, async () => {
       const route = ROUTE[c.call];
       await c.arrange(w, route);
+      const api = client(c);
       const before = process.memoryUsage();
-      const error = await callOf(client(c), c.call).then(
+      const error = await callOf(api, c.call).then(
         () => assert.fail('the call succeeded'),
         (e: unknown) => e,
       );
@@ -105,9 +122,15 @@ describe('reliability: API faults at the client @api-faults', () => {
         for (const r of foreign) assert.equal(r.headers.authorization, undefined, 'no key to another origin');
       }
 
-      // Once the fault is gone, the same client works again (no poisoned connection or state).
+      // Once the fault is gone, the same client works again (no poisoned connection or state):
+      // the very instance that met the fault, as the jobs service keeps one for the session.
       await c.heal(w);
-      if (c.kind !== 'conflict' && c.key === undefined) await callOf(client(c), c.call);
+      if (c.kind !== 'conflict' && c.key === undefined) {
+        w.sim.clearRequests();
+        const healed = await callOf(api, c.call);
+        assertAnswer(c.call, healed);
+        assert.equal(w.sim.requests.filter((r) => r.route === route).length, 1, 'one request, answered at once');
+      }
     });
   }
 

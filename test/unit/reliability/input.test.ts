@@ -3,6 +3,10 @@
  * keys, project ids), in the input boxes' checks (the same core functions the editor's
  * validateInput calls), through the API client (the request log shows the path the server got),
  * and through the CLI's arguments and environment.
+ *
+ * The checks' own answers (one input, the reason a pure function gives) are table rows (@row):
+ * they assert what the person reads, not what is kept. That nothing is sent or saved when a check
+ * refuses is asserted by the cases that go through the client, the CLI and the editor's boxes.
  */
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -65,12 +69,12 @@ describe('reliability: input @input', function () {
       ['https://example.com/job/a%00b', /No job id was found/],
     ];
     for (const [input, says] of refusals) {
-      it(`refuses ${JSON.stringify(input)}, saying why`, () => {
+      it(`refuses ${JSON.stringify(input)}, saying why @row`, () => {
         assert.match(refused(parseJobId(input)), says);
       });
     }
 
-    it('refuses the admin key pasted as a job id, without repeating it', () => {
+    it('refuses the admin key pasted as a job id, without repeating it @row', () => {
       for (const input of [KEY, ` ${KEY}\n`, `https://dashboard.example.com/agent/jobs/${KEY}`]) {
         const reason = refused(parseJobId(input, [KEY]));
         assert.match(reason, /That is the admin key, not a job id; it was not sent anywhere/);
@@ -190,7 +194,7 @@ describe('reliability: input @input', function () {
       ['https://user:s3cret@docs.example.com/', /no user name/],
     ];
     for (const [input, says] of refusals) {
-      it(`refuses ${JSON.stringify(input)}, saying why`, () => {
+      it(`refuses ${JSON.stringify(input)}, saying why @row`, () => {
         const reason = refused(parseExportDomain(input));
         assert.match(reason, says);
         assert.ok(!reason.includes('s3cret'), 'a password is not repeated');
@@ -220,7 +224,7 @@ describe('reliability: input @input', function () {
       ['not a url', /not a valid URL/],
     ];
     for (const [link, says] of refusals) {
-      it(`refuses ${JSON.stringify(link)}`, () => {
+      it(`refuses ${JSON.stringify(link)} @row`, () => {
         const verdict = checkOpenableLink(link);
         assert.equal(verdict.ok, false);
         if (!verdict.ok) {
@@ -254,7 +258,7 @@ describe('reliability: input @input', function () {
       ['ftp://api.example.com', /must use https:/],
     ];
     for (const [input, says] of refusals) {
-      it(`refuses ${JSON.stringify(input)}, never repeating the password`, () => {
+      it(`refuses ${JSON.stringify(input)}, never repeating the password @row`, () => {
         const reason = refused(checkBaseUrl(input));
         assert.match(reason, says);
         assert.ok(!reason.includes('s3cret'), reason);
@@ -289,7 +293,7 @@ describe('reliability: input @input', function () {
       ['proj_demo', /That is the project id, not the admin key/],
     ];
     for (const [input, says] of refusals) {
-      it(`refuses ${JSON.stringify(input.replace(KEY.slice(10), '<rest>').replace(KEY.slice(0, 10), '<key>'))}, never repeating it`, () => {
+      it(`refuses ${JSON.stringify(input.replace(KEY.slice(10), '<rest>').replace(KEY.slice(0, 10), '<key>'))}, never repeating it @row`, () => {
         const reason = refused(checkAdminKey(input, ['proj_demo']));
         assert.match(reason, says);
         assert.ok(!reason.includes(KEY.slice(0, 10)) && !reason.includes('proj_demo'));
@@ -315,14 +319,14 @@ describe('reliability: input @input', function () {
       ['prój', /one word/],
     ];
     for (const [input, says] of refusals) {
-      it(`refuses ${JSON.stringify(input.replace(KEY, '<key>'))}, never repeating the key`, () => {
+      it(`refuses ${JSON.stringify(input.replace(KEY, '<key>'))}, never repeating the key @row`, () => {
         const reason = refused(checkProjectId(input, [KEY]));
         assert.match(reason, says);
         assert.ok(!reason.includes(KEY));
       });
     }
 
-    it('environment names: no control or invisible characters', () => {
+    it('environment names: no control or invisible characters @row', () => {
       assert.equal(checkEnvironmentName(' staging '), undefined);
       assert.match(checkEnvironmentName('stag\ning') ?? '', /control or invisible/);
       assert.match(checkEnvironmentName('prod\u202e') ?? '', /control or invisible/);

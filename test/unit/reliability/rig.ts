@@ -76,6 +76,7 @@ export class ServiceRig {
         getAgentJob: (id, call) => (sync(id), this.inFlight.hold(client.getAgentJob(id, call))),
         getExportJob: (id, call) => (sync(id), this.inFlight.hold(client.getExportJob(id, call))),
         startExport: (input, call) => (sync(), this.inFlight.hold(client.startExport(input, call))),
+        getDeploymentStatus: (id, call) => (sync(id), this.inFlight.hold(client.getDeploymentStatus(id, call))),
       },
       registry: new JobRegistry(this.store, STORAGE_KEY, this.log),
       clock: this.clock,

@@ -173,7 +173,7 @@ describe('reliability: state @state', function () {
       assert.equal(registry.list().length, MAX_SHOWN_JOBS);
       assert.ok(registry.has('agent:a49999') && !registry.has('agent:a0'), 'the newest are shown');
       assert.match(log.lines.join('\n'), /tracks 50000 jobs; the newest 2000 are shown and polled, the others are kept/);
-      const service = new JobsService({ client: { getAgentJob: () => new Promise(() => undefined), getExportJob: () => new Promise(() => undefined), startExport: () => new Promise(() => undefined) }, registry, clock: systemClock, isFocused: () => true, log: recorder() });
+      const service = new JobsService({ client: { getAgentJob: () => new Promise(() => undefined), getExportJob: () => new Promise(() => undefined), startExport: () => new Promise(() => undefined), getDeploymentStatus: () => new Promise(() => undefined) }, registry, clock: systemClock, isFocused: () => true, log: recorder() });
       try {
         assert.equal(service.activeCount, MAX_SHOWN_JOBS, 'no more polls than rows');
       } finally {

@@ -11,6 +11,7 @@
 import assert from 'node:assert';
 import strict from 'node:assert/strict';
 import { watchSecrets } from '../../simulator/ledger';
+import { pendingTests, skippedInCi } from '../../support/skipped';
 import { collector, describeLeaks } from './collector';
 
 type Write = typeof process.stdout.write;
@@ -60,11 +61,6 @@ function watchAssertions(module: typeof assert | typeof strict): void {
   });
 }
 
-/** Every test below `suite` that did not run (skipped, or `it` without a body). */
-function pendingTests(suite: Mocha.Suite): string[] {
-  return [...suite.tests.filter((t) => t.isPending()).map((t) => t.fullTitle()), ...suite.suites.flatMap(pendingTests)];
-}
-
 export const mochaHooks = {
   beforeAll(): void {
     undo.push(watchSecrets((kind, value) => collector.addSecret(kind, value)));
@@ -82,12 +78,9 @@ export const mochaHooks = {
   afterAll(this: Mocha.Context): void {
     for (const step of undo.splice(0).reverse()) step();
     // In CI a skipped test is a failure: what the README counts must have run.
-    const ci = process.env.CI;
     const root = this.test?.parent;
-    if (ci !== undefined && ci !== '' && ci !== 'false' && root !== undefined) {
-      const skipped = pendingTests(root);
-      if (skipped.length > 0) throw new Error(`${skipped.length} test(s) skipped in CI (CI=${ci}), where every test must run:\n  ${skipped.slice(0, 20).join('\n  ')}`);
-    }
+    const skipped = root === undefined ? undefined : skippedInCi(pendingTests(root), 'unit');
+    if (skipped !== undefined) throw skipped;
     const leaks = collector.leaks();
     if (leaks.length > 0) {
       throw new Error(`${leaks.length} secret(s) in what the extension core or the CLI logged, threw or printed during the unit tests:\n${describeLeaks(leaks)}`);
