@@ -21,6 +21,7 @@ const { startCodeServer } = require(join(root, 'out/test/host/codeServer.js'));
 const { hostPaths } = require(join(root, 'out/test/host/versions.js'));
 const { workbenchUrl } = require(join(root, 'out/test/host/workbench.js'));
 const { makePlaygroundRepository } = require(join(root, 'out/test/host/agentRepository.js'));
+const { playgroundSiteFiles } = require(join(root, 'out/test/simulator/playgroundSite.js'));
 
 function startSimulator() {
   const child = spawn(process.execPath, [join(root, 'out/test/simulator/main.js'), '--demo', '--time-scale', arg('time-scale', '10')], {
@@ -54,9 +55,9 @@ const server = await startCodeServer({
 });
 // The workspace is a clone of the demo jobs' repository (its origin sent to a bare repository on
 // disk holding the agents' branches), with a docs page to ask the agent about (Ask Agent… on a selection).
-const repository = makePlaygroundRepository(server.workspace, {
-  'docs/quickstart.mdx': '---\ntitle: Quickstart\n---\n\n# Quickstart\n\nInstall the CLI with npm, then run it in your docs folder.\n\n<Tip>Node 20 or later is required.</Tip>\n\n## Next steps\n\nRead the configuration guide.\n',
-});
+// The docs site (docs/docs.json and its pages, which the simulator's reader analytics speak of,
+// docs/quickstart.mdx among them) committed in the workspace's repository.
+const repository = makePlaygroundRepository(server.workspace, Object.fromEntries(playgroundSiteFiles()));
 // The extension, in development mode only, stores this demo key and tracks the demo jobs.
 const url = workbenchUrl(server, {
   extensionDevelopmentPath: root,
@@ -81,6 +82,10 @@ The workspace is a git repository whose origin is the demo jobs' repository: on 
 "acme/docs @ agent/quickstart", Review Changes, Check Out Agent Branch and Preview Agent Branch
 work; the Deployments view shows a deployment of each status (Show Deployment Logs on the failed
 one), and Deploy Docs, Preview Branch… and Open Site work against the simulator.
+
+Try Readers: docs/quickstart.mdx shows what readers said of it on its first line; the Readers
+view ranks the pages, lists the unanswered questions and the searches that found nothing; Ask
+Agent About This on any row opens the composer with the readers' words quoted.
 
 Ctrl-C stops everything.`);
 

@@ -23,6 +23,12 @@ import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
 import * as previewBundle from './vscode/commands/previewBundle';
 import * as publish from './vscode/commands/publish';
+import * as readersAskAgent from './vscode/commands/readersAskAgent';
+import * as readersOpenPage from './vscode/commands/readersOpenPage';
+import * as readersPeriod from './vscode/commands/readersPeriod';
+import * as readersRefresh from './vscode/commands/readersRefresh';
+import * as readersRevealContact from './vscode/commands/readersRevealContact';
+import * as readersShowPage from './vscode/commands/readersShowPage';
 import * as reviewAgentChanges from './vscode/commands/reviewAgentChanges';
 import * as retryExport from './vscode/commands/retryExport';
 import * as revealBundle from './vscode/commands/revealBundle';
@@ -39,6 +45,7 @@ import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
 import { seedPlayground } from './vscode/playground';
 import { PreviewManager } from './vscode/preview';
+import { Readers } from './vscode/readers/readers';
 import { Session } from './vscode/session';
 import { watchSettings } from './vscode/settingsWatcher';
 import { JobsStatusBar } from './vscode/statusBar';
@@ -78,6 +85,12 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   deploymentLogs,
   deploymentLinks,
   runAutomation,
+  readersRefresh,
+  readersPeriod,
+  readersShowPage,
+  readersOpenPage,
+  readersAskAgent,
+  readersRevealContact,
 ];
 
 /**
@@ -106,6 +119,7 @@ export interface DocsAdminInternals {
   setup: SetupProgress;
   git: GitAccess;
   composer: PromptComposer;
+  readers: Readers;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
   /** Marks a command's options as coming from code (see fromCode.ts), as the extension's own calls do. A link's JSON cannot carry the mark. */
@@ -137,7 +151,9 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
   const logs = new DeploymentLogs(session);
-  const deps: Deps = { context, session, keys, log, channel, messages, ui, reveal: (node) => views.reveal(node), nodes, setup, previews, composer, git, values, triggers: new ClientTriggers(), logs };
+  // Reader analytics: nothing asked nor scanned until the Readers view or a docs page needs them.
+  const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen(), (id) => nodes.itemId(id));
+  const deps: Deps = { context, session, keys, log, channel, messages, ui, reveal: (node) => views.reveal(node), nodes, setup, previews, composer, git, values, triggers: new ClientTriggers(), logs, readers };
 
   context.subscriptions.push(
     channel,
@@ -150,6 +166,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     values,
     composer,
     logs,
+    readers,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
@@ -167,7 +184,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
   if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
-  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, readers, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
 }
 
 export function deactivate(): void {

@@ -17,7 +17,7 @@ export async function actionClient(runner: Runner, key: string, log: Logger, nee
   const checked = checkBaseUrl(base);
   if (!checked.ok) throw new UsageError(checked.reason);
   const projectId = runner.input('project-id');
-  if (needsProject && projectId === '') throw new UsageError(l10n.t('The project-id input is not set: the agent, deploy and preview operations need it.'));
+  if (needsProject && projectId === '') throw new UsageError(l10n.t('The project-id input is not set: the agent, deploy, preview and report operations need it.'));
   const cleanKey = checkCredentials(key, projectId);
   const caFile = runner.env.DOCS_ADMIN_CA_FILE?.trim();
   const ca = caFile === undefined || caFile === '' ? { certificates: [], problems: [] } : await loadCaFiles([resolve(caFile)], 'DOCS_ADMIN_CA_FILE');

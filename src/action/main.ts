@@ -26,7 +26,7 @@ export interface ActionOptions {
 function operationInput(runner: Runner): Operation {
   const value = runner.input('operation');
   const operation = OPERATIONS.find((o) => o === value);
-  if (operation === undefined) throw new UsageError(l10n.t('The operation input is "{0}": use publish, export, agent, deploy or preview.', value));
+  if (operation === undefined) throw new UsageError(l10n.t('The operation input is "{0}": use publish, export, agent, deploy, preview or report.', value));
   return operation;
 }
 
@@ -58,7 +58,7 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
     report.operation = operation;
     const timeoutMs = timeoutInput(runner);
     if (key === '') throw new UsageError(l10n.t('The api-key input is empty: pass the admin key from a secret (api-key: ${{ secrets.DOCS_ADMIN_API_KEY }}).'));
-    const client = await actionClient(runner, key, log, operation === 'agent' || operation === 'deploy' || operation === 'preview');
+    const client = await actionClient(runner, key, log, operation === 'agent' || operation === 'deploy' || operation === 'preview' || operation === 'report');
     close = () => client.close();
     await runOperation(operation, {
       client,

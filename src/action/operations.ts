@@ -1,7 +1,7 @@
 /**
- * The action's three operations, over the core: `export` (start, wait, generate the bundle
- * link), `publish` (the core's publish pipeline: export, wait, bundle, values file, rollout) and
- * `agent` (create a job from a prompt, wait for it). Each fills in the `Report` as it goes, so
+ * The action's operations, over the core: `export` (start, wait, generate the bundle link),
+ * `publish` (the core's publish pipeline: export, wait, bundle, values file, rollout), `agent`
+ * (create a job from a prompt, wait for it) and `report` (what readers said: report.ts). Each fills in the `Report` as it goes, so
  * the summary and the outputs show what was done even when a later step fails.
  */
 import * as l10n from '@vscode/l10n';
@@ -21,6 +21,7 @@ import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
 import type { Deployment } from '../core/deployments/types';
 import { deployOperation, previewOperation } from './deploy';
+import { reportOperation, type ReaderReport } from './report';
 import { rolloutRunner } from './rollout';
 import type { Operation, OutputName } from './spec';
 
@@ -42,6 +43,8 @@ export interface Report {
   deployment?: Deployment;
   branch?: string;
   previewUrl?: string;
+  /** The report operation's findings. */
+  readers?: ReaderReport;
   failure?: string;
 }
 
@@ -52,7 +55,7 @@ export interface OperationContext {
   line(text: string): void;
   /** Sets an output as soon as its value is known. */
   output(name: OutputName, value: string): void;
-  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'branch' | 'wait'): string;
+  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'branch' | 'wait' | 'days' | 'rows'): string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   log: Logger;
@@ -189,5 +192,7 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
       return deployOperation(ctx);
     case 'preview':
       return previewOperation(ctx);
+    case 'report':
+      return reportOperation(ctx);
   }
 }

@@ -35,6 +35,8 @@ function headline(report: Report): string {
       return l10n.t('Docs Admin: deploy');
     case 'preview':
       return report.branch === undefined ? l10n.t('Docs Admin: preview') : l10n.t('Docs Admin: preview of {0}', forMarkdown(report.branch));
+    case 'report':
+      return report.readers === undefined ? l10n.t('Docs Admin: what readers said') : l10n.t('Docs Admin: what readers said, {0} to {1}', report.readers.range.from, lastDay(report.readers.range.to));
     default:
       return l10n.t('Docs Admin');
   }
@@ -53,9 +55,52 @@ function outcome(report: Report): string {
       return report.deployment?.status === 'success' ? l10n.t('**Deployed**: the site is live.') : l10n.t('**Queued**: the deployment was started.');
     case 'preview':
       return report.deployment?.status === 'success' ? l10n.t('**Preview ready.**') : l10n.t('**Queued**: the preview was started.');
+    case 'report': {
+      const c = report.readers?.counts;
+      return c === undefined ? '' : l10n.t('**{0}** pages with thumbs down, open comments or unanswered questions; **{1}** questions the docs assistant could not answer; **{2}** searches that found nothing useful.', c.pages, c.questions, c.searches);
+    }
     default:
       return '';
   }
+}
+
+/** The last day of a range whose `to` is exclusive. */
+function lastDay(to: string): string {
+  const at = Date.parse(`${to}T00:00:00Z`);
+  return Number.isNaN(at) ? to : new Date(at - 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A Markdown table; every cell from outside already escaped by the caller. */
+function markdownTable(headers: string[], rows: string[][]): string[] {
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => ' --- ').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+/** The report operation's sections: pages, unanswered questions, searches; each cell escaped. */
+function readerSections(report: Report): string[] {
+  const r = report.readers;
+  if (r === undefined) return [];
+  const more = (shown: number, all: number) => (all > shown ? [l10n.t('…and {0} more.', all - shown), ''] : []);
+  const out: string[] = [];
+  out.push(`#### ${l10n.t('Pages with the most thumbs down')}`, '');
+  if (r.pages.length === 0) out.push(l10n.t('None in this period.'), '');
+  else {
+    out.push(...markdownTable([l10n.t('Page'), l10n.t('Thumbs down'), l10n.t('Thumbs up'), l10n.t('Open comments'), l10n.t('Unanswered questions'), l10n.t('Views')], r.pages.map((p) => [forMarkdown(p.path), String(p.thumbsDown), String(p.thumbsUp), String(p.openComments), String(p.unanswered), p.views === undefined ? '' : String(p.views)])), '');
+    out.push(...more(r.pages.length, r.counts.pages));
+  }
+  out.push(`#### ${l10n.t('Questions the docs assistant could not answer')}`, '');
+  if (r.questions.length === 0) out.push(l10n.t('None in this period.'), '');
+  else {
+    out.push(...markdownTable([l10n.t('Question'), l10n.t('Asked on'), l10n.t('Category'), l10n.t('When')], r.questions.map((q) => [forMarkdown(q.query), q.pageUrl === null ? '' : forMarkdown(q.pageUrl), q.queryCategory === null ? '' : forMarkdown(q.queryCategory), forMarkdown(q.timestamp.slice(0, 10))])), '');
+    out.push(...more(r.questions.length, r.counts.questions));
+  }
+  out.push(`#### ${l10n.t('Searches that found nothing useful')}`, '');
+  if (r.searches.length === 0) out.push(l10n.t('None in this period.'), '');
+  else {
+    out.push(...markdownTable([l10n.t('Search'), l10n.t('Searches'), l10n.t('Click-through'), l10n.t('Most clicked')], r.searches.map((s) => [forMarkdown(s.searchQuery), String(s.hits), `${Math.round(s.ctr * 100)} %`, s.topClickedPage === null ? l10n.t('none') : forMarkdown(s.topClickedPage)])), '');
+    out.push(...more(r.searches.length, r.counts.searches));
+  }
+  for (const note of r.notes) out.push(`> ${forMarkdown(note)}`, '');
+  return out;
 }
 
 export function summaryMarkdown(report: Report): string {
@@ -94,5 +139,5 @@ export function summaryMarkdown(report: Report): string {
   // A failure's last log lines, each escaped (server text), as a quote.
   const tail = d?.status === 'failure' ? lastLines(d.logs) : [];
   const logs = tail.length === 0 ? [] : [l10n.t('**The last {0} log lines:**', tail.length), '', ...tail.map((line) => `> ${forMarkdown(line)}  `), ''];
-  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ...logs, ''].join('\n');
+  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ...logs, ...readerSections(report), ''].join('\n');
 }

@@ -39,6 +39,37 @@ function promptOptions(): CommandSpec['options'] {
   };
 }
 
+/** The options of the analytics commands. */
+function analyticsOptions(extra: CommandSpec['options'] = {}): CommandSpec['options'] {
+  return {
+    from: { type: 'string', value: '<date>', help: l10n.t('the first day, YYYY-MM-DD (or ISO 8601 with a time and zone); required') },
+    to: { type: 'string', value: '<date>', help: l10n.t('the day after the last, exclusive, as the API takes it; required') },
+    limit: { type: 'string', value: '<n>', help: l10n.t('at most this many rows (pages are read only as far as needed)') },
+    format: { type: 'string', value: '<table|json|csv>', help: l10n.t('how to print the rows (default table; csv neutralises cells a spreadsheet would run as formulas)') },
+    ...extra,
+  };
+}
+
+function analyticsCommands(): CommandSpec[] {
+  const feedbackFilters: CommandSpec['options'] = {
+    source: { type: 'string', value: '<source>', help: l10n.t('only this source: contextual, code_snippet, agent or thumbs_only') },
+    status: { type: 'string', value: '<a,b>', help: l10n.t('only these review statuses: pending, in_progress, resolved, dismissed') },
+  };
+  return [
+    { name: 'analytics pages', args: [], summary: l10n.t('Feedback counts per page: thumbs down and up, code-block feedback, total (at most 100 pages).'), options: analyticsOptions(feedbackFilters) },
+    {
+      name: 'analytics feedback',
+      args: [],
+      summary: l10n.t("Readers' feedback: comments with their status and source, code-block feedback with the block."),
+      options: analyticsOptions({ ...feedbackFilters, 'include-contact': { type: 'boolean', help: l10n.t('also print the contact address a reader left (personal data; left out otherwise)') } }),
+    },
+    { name: 'analytics questions', args: [], summary: l10n.t('Questions the docs assistant could not answer, with the page where they were asked.'), options: analyticsOptions({ all: { type: 'boolean', help: l10n.t('every conversation, answered ones too') } }) },
+    { name: 'analytics searches', args: [], summary: l10n.t('Searches on the docs site, most frequent first, with their click-through rate and top clicked page.'), options: analyticsOptions() },
+    { name: 'analytics views', args: [], summary: l10n.t('Page views per page, humans and AI agents apart.'), options: analyticsOptions() },
+    { name: 'analytics visitors', args: [], summary: l10n.t('Distinct visitors per page, humans and AI agents apart.'), options: analyticsOptions() },
+  ];
+}
+
 /** Every command, with its help. */
 export function commands(): CommandSpec[] {
   return [
@@ -124,6 +155,7 @@ export function commands(): CommandSpec[] {
         'allow-http-bundle': { type: 'boolean', help: l10n.t('write a plain http: bundle link to a remote host into the values (refused by default: it travels unencrypted)') },
       },
     },
+    ...analyticsCommands(),
   ];
 }
 

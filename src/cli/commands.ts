@@ -1,5 +1,5 @@
 /**
- * Which module runs a command: one per group (agent, export, publish), loaded when a command
+ * Which module runs a command: one per group (agent, export, publish, analytics), loaded when a command
  * of the group runs, so a command loads only what it needs.
  */
 import * as l10n from '@vscode/l10n';
@@ -16,6 +16,7 @@ const GROUPS: Record<string, () => Promise<Group>> = {
   deploy: () => import('./deploy.js'),
   preview: () => import('./deploy.js'),
   automation: () => import('./deploy.js'),
+  analytics: () => import('./analytics.js'),
 };
 
 export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {

@@ -110,7 +110,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       const checked = checkBaseUrl(base);
       if (!checked.ok) throw new UsageError(checked.reason);
       const cleanKey = checkCredentials(key, projectId);
-      if (/^(agent|deploy$|preview|automation)/.test(parsed.spec.name) && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
+      if (/^(agent|deploy$|preview|automation|analytics)/.test(parsed.spec.name) && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
       const { AdminApiClient } = await import('../core/api/client.js');
       client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;

@@ -12,6 +12,7 @@ import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
 import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
+import type { Readers } from './readers/readers';
 import type { Session } from './session';
 import type { JobNode, JobNodes } from './tree/jobNodes';
 import type { Ui } from './ui';
@@ -45,6 +46,8 @@ export interface Deps {
   triggers: ClientTriggers;
   /** The deployments' log documents. */
   logs: DeploymentLogs;
+  /** The reader analytics: the model, the Readers view, the docs roots. */
+  readers: Readers;
 }
 
 /**

@@ -40,6 +40,34 @@ export interface Config {
   allowHttpBundleUrl: boolean;
   deploymentType: DeploymentType;
   airGapped: { bundleDirectory: string; bundleBaseUrl: string };
+  readers: ReadersConfig;
+}
+
+/** `docsAdmin.readers.*`: the reader analytics. */
+export interface ReadersConfig {
+  /** Off: no request, no view content, no CodeLens. */
+  enabled: boolean;
+  codeLens: boolean;
+  /** How long a period's data is kept before the next need loads it again. */
+  cacheMs: number;
+  /** A search whose click-through rate is under this share (0 to 1) found nothing useful. */
+  lowClickThrough: number;
+  /** The most rows read of each list (feedback, conversations, searches, views). */
+  maxItems: number;
+}
+
+export function readReadersConfig(c: vscode.WorkspaceConfiguration = vscode.workspace.getConfiguration(SECTION)): ReadersConfig {
+  const number = (key: string, fallback: number, min: number, max: number) => {
+    const value = c.get<unknown>(key);
+    return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+  };
+  return {
+    enabled: c.get<unknown>('readers.enabled') !== false,
+    codeLens: c.get<unknown>('readers.codeLens') !== false,
+    cacheMs: number('readers.cacheMinutes', 15, 1, 1440) * 60_000,
+    lowClickThrough: number('readers.lowClickThroughPercent', 20, 0, 100) / 100,
+    maxItems: Math.floor(number('readers.maxItems', 1000, 100, 10_000)),
+  };
 }
 
 
@@ -92,6 +120,7 @@ export function readConfig(): Config {
     },
     deploymentType: ((t) => (t === 'cloud' || t === 'airGapped' ? t : 'clientHosted'))(c.get<string>('deploymentType', 'clientHosted')),
     airGapped: { bundleDirectory: c.get<string>('airGapped.bundleDirectory', '').trim(), bundleBaseUrl: c.get<string>('airGapped.bundleBaseUrl', '').trim().replace(/\/+$/, '') },
+    readers: readReadersConfig(c),
   };
 }
 

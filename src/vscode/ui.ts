@@ -184,12 +184,12 @@ export class Ui {
     if (this.prompts.length > 50) this.prompts.shift();
   }
 
-  /** `window.withProgress`, its title and every reported message made safe. */
+  /** `window.withProgress` (a notification, the window, or a view's bar), its title and every reported message made safe. */
   progress<R>(
-    options: { location: vscode.ProgressLocation; title: string; cancellable?: boolean },
+    options: { location: vscode.ProgressLocation | { viewId: string }; title?: string; cancellable?: boolean },
     task: (progress: vscode.Progress<ProgressReport>, token: vscode.CancellationToken) => Thenable<R>,
   ): Thenable<R> {
-    return vscode.window.withProgress({ ...options, title: forMessage(options.title) }, (progress, token) =>
+    return vscode.window.withProgress({ ...options, ...(options.title === undefined ? {} : { title: forMessage(options.title) }) }, (progress, token) =>
       task({ report: (value) => progress.report(value.message === undefined ? value : { ...value, message: forMessage(value.message) }) }, token),
     );
   }

@@ -6,6 +6,8 @@ import type { Session } from './session';
 const PUBLISHED_AT = 'docsAdmin.setup.publishedAt';
 /** When a job was first created from a prompt here (epoch ms). */
 const ASKED_AT = 'docsAdmin.setup.agentAskedAt';
+/** When the Readers view first showed reader data here (epoch ms). */
+const READERS_AT = 'docsAdmin.setup.readersSeenAt';
 
 /** What the Getting Started walkthrough's steps wait for: each is true once that step is really done. */
 export interface SetupState {
@@ -13,6 +15,7 @@ export interface SetupState {
   projectSet: boolean;
   agentJobTracked: boolean;
   agentAsked: boolean;
+  readersSeen: boolean;
   exportStarted: boolean;
   /** A deployment or preview started or tracked. */
   deployed: boolean;
@@ -93,6 +96,13 @@ export class SetupProgress implements vscode.Disposable {
     await this.update();
   }
 
+  /** Records that the Readers view showed reader data (the walkthrough's "See what readers say" step). */
+  async markReadersSeen(): Promise<void> {
+    if (this.state.get<number>(READERS_AT) !== undefined) return;
+    await this.state.update(READERS_AT, Date.now());
+    await this.update();
+  }
+
   /** When a publish last went all the way through, if one ever did. */
   get lastPublishedAt(): number | undefined {
     return this.state.get<number>(PUBLISHED_AT);
@@ -117,6 +127,7 @@ export class SetupProgress implements vscode.Disposable {
       projectSet: env.baseUrl !== '' && env.projectId !== '' && this.session.state !== 'noProject',
       agentJobTracked: jobs.some((j) => j.kind === 'agent'),
       agentAsked: this.state.get<number>(ASKED_AT) !== undefined,
+      readersSeen: this.state.get<number>(READERS_AT) !== undefined,
       exportStarted: jobs.some((j) => j.kind === 'export'),
       deployed: jobs.some((j) => j.kind === 'deployment'),
       published: this.lastPublishedAt !== undefined,

@@ -10,6 +10,7 @@ import { InvalidResponseError } from '../../src/core/api/errors';
 import type { AgentJob, Bundle, ExportJob } from '../../src/core/api/types';
 import type { AutomationTriggered, Deployment, PreviewTriggered } from '../../src/core/deployments/types';
 import type { RouteName } from '../simulator';
+import { ANALYTICS_ROUTES } from './analyticsRoutes';
 import type { DocumentName } from './documents';
 
 export interface ContractRoute {
@@ -213,4 +214,5 @@ export const CONTRACT_ROUTES: readonly ContractRoute[] = [
       assert.equal(run.jobId, b.jobId ?? undefined, 'jobId');
     },
   },
+  ...ANALYTICS_ROUTES,
 ];

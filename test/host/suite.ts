@@ -123,7 +123,12 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     if (code !== 0) console.error(`${run.label}: the preparing suite (${run.prepare ?? ''}) failed with ${code}.`);
     else code = await runWindow(run.suite, run.screenFile);
     // Before code-server stops (it removes its folders): no secret in anything the run wrote or printed.
-    const scan = scanRun(server.userDataDir, [...serverLog.map((text) => ({ source: 'code-server output', text })), ...hostLog.map((text) => ({ source: 'extension host console', text }))], readSecrets(secretsFile));
+    const scan = scanRun(
+      server.userDataDir,
+      [...serverLog.map((text) => ({ source: 'code-server output', text })), ...hostLog.map((text) => ({ source: 'extension host console', text }))],
+      readSecrets(secretsFile),
+      [server.userDataDir, server.workspace],
+    );
     if (scan.leaks.length > 0) {
       console.error(describeScan(scan));
       const keep = process.env.DOCS_ADMIN_TEST_HOST_KEEP_LOGS;
@@ -134,7 +139,7 @@ export async function runSuite(run: SuiteRun): Promise<number> {
       console.error(`The "Docs Admin" log holds no debug line (log files: ${scan.files.join(', ') || 'none'}): the secrets scan read nothing the extension logged.`);
       code ||= 1;
     } else {
-      console.log(`log scan: ${scan.files.length} log files and the run's output hold none of ${scan.keys} keys and ${scan.signatures} signatures, nor any bearer token or S3 signature`);
+      console.log(`log scan: ${scan.files.length} log files and the run's output hold none of ${scan.keys} keys and ${scan.signatures} signatures, nor any bearer token or S3 signature; ${scan.diskFiles} files on disk hold none of ${scan.contacts} reader contacts`);
     }
     if (code !== 0 && !verbose()) {
       console.error('code-server (last lines; DOCS_ADMIN_TEST_HOST_VERBOSE=1 shows everything):');

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { demoTracked, seedDemo } from '../simulator/demo';
 import { Simulator } from '../simulator';
 import { makeTestCertificates } from '../support/certificates';
+import { writePlaygroundSite } from '../simulator/playgroundSite';
 import { makeAgentRepository, type AgentRepository } from './agentRepository';
 import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
@@ -134,6 +135,8 @@ async function main(): Promise<void> {
     writeFileSync(join(server.userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'docsAdmin.network.extraCaCertificates': [pki.caFile] }));
     // The docs repository the demo agent job works on, cloned in the workspace (for Review Changes).
     repository = makeAgentRepository(server.workspace, 'agent/quickstart');
+    // The playground's docs site (docs/docs.json and its pages), which the simulator's reader analytics speak of.
+    writePlaygroundSite(server.workspace);
     // The values file the publish writes to, there from the start: with the Git extension on,
     // Quick Open's file list does not always see a file made later in time.
     const valuesFile = join(server.workspace, 'deploy', 'values.yaml');
@@ -216,6 +219,58 @@ async function main(): Promise<void> {
     const composerSeen = await checkComposerAfterSend(page, sim, server, /Say\s+which\s+Node\s+versions\s+are\s+tested/);
     console.log(`UI check: ${composerSeen}`);
 
+    // Readers: the quickstart's signals on its first line; the Readers view; Ask Agent About This
+    // on an unanswered question, the question quoted in the composer.
+    await runCommand(page, 'View: Close All Editor Groups');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('quickstart.mdx');
+    await expectText(page, '.quick-input-widget .monaco-list', /quickstart\.mdx/, 'the page in Quick Open');
+    await page.keyboard.press('Enter');
+    const lens = await expectText(page, '.editor-instance .codelens-decoration', /\d+ open comments? · \d+ unanswered questions? · [\d.]+k? views \(\d+ % AI\)/, 'the page\'s reader signals on its first line', 30_000);
+    // Room for the Readers view: the two job views folded for a moment.
+    const header = (name: string) => page!.locator('.sidebar .pane-header', { hasText: name }).first();
+    for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) === 'true') await header(name).click();
+    if ((await header('Readers').getAttribute('aria-expanded')) !== 'true') await header('Readers').click();
+    await expectText(page, '.sidebar', /Pages[\s\S]*docs\/quickstart\.mdx[\s\S]*Unanswered questions[\s\S]*Searches that found nothing useful/, 'the Readers view', 30_000);
+    // The group's row (level 1), not a page whose description counts its unanswered questions.
+    const questionsGroup = page.locator('.sidebar .monaco-list-row[aria-level="1"]', { hasText: /^\s*Unanswered questions/ }).first();
+    if ((await questionsGroup.getAttribute('aria-expanded')) !== 'true') await questionsGroup.click();
+    // The quickstart's row under Unanswered questions: the second (the first is under Pages).
+    const rows = page.locator('.sidebar .monaco-list-row[aria-level="2"]', { hasText: 'docs/quickstart.mdx' });
+    for (let until = Date.now() + 10_000; (await rows.count()) < 2; await page.waitForTimeout(200)) {
+      if (Date.now() > until) throw new Error('UI check: the quickstart under Unanswered questions not seen');
+    }
+    const questionRow = rows.nth(1);
+    if ((await questionRow.getAttribute('aria-expanded')) !== 'true') await questionRow.click();
+    await expectText(page, '.sidebar', /How do I install the CLI on Windows\?/, 'the unanswered questions of the quickstart');
+    await page.mouse.move(900, 650);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'readers-view.png') });
+    await page.locator('.sidebar .monaco-list-row', { hasText: 'How do I install the CLI on Windows?' }).first().click({ button: 'right' });
+    await page.waitForTimeout(600);
+    await page.locator('.context-view .action-label', { hasText: 'Ask Agent About This' }).first().click();
+    // The cursor waits at the end, under the quoted question and the instruction's line.
+    await expectText(page, '.editor-instance >> nth=1', /could\s+not\s+answer[\s\S]*>\s+How\s+do\s+I\s+install\s+the\s+CLI\s+on\s+Windows\?[\s\S]*My\s+instruction:/, 'the composer with the question quoted');
+    await page.keyboard.type('Add a Windows section to the quickstart.', { delay: 5 });
+    // The composer alone, wide, from its top: the page it is about.
+    await runCommand(page, 'View: Close Editors in Other Groups');
+    await page.waitForTimeout(500);
+    await page.locator('.editor-instance .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    // Monaco keeps its lines' elements in any order: each part is looked for on its own.
+    for (const [pattern, what] of [
+      [/Page:\s+docs\/quickstart\.mdx\s+\(\/quickstart\s+on\s+the\s+site\)/, 'the page the draft is about'],
+      [/>\s+How\s+do\s+I\s+install\s+the\s+CLI\s+on\s+Windows\?/, 'the question, quoted'],
+      [/Add\s+a\s+Windows\s+section/, 'the instruction typed'],
+    ] as const) await expectText(page, '.editor-instance', pattern, what);
+    await page.mouse.move(900, 650);
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: join(SHOTS, 'readers-ask-agent.png') });
+    await runCommand(page, 'Docs Admin: Discard Prompt Draft');
+    for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
+    console.log(`UI check: reader signals seen on the page ("${lens.replace(/\s+/g, " ").trim()}"), the Readers view, and Ask Agent About This`);
+
     // The walkthrough: the steps the playground has done are ticked off, the last is open.
     await runCommand(page, 'Docs Admin: Get Started');
     await expectText(page, '.gettingStartedContainer', /Get started with Docs Admin[\s\S]*Set your admin key/, 'the walkthrough');
@@ -225,7 +280,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Connect to your project: true, Set your admin key: true, Follow an agent job: true, Ask the agent: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Connect to your project: true, Set your admin key: true, Follow an agent job: true, Ask the agent: true, See what readers say: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }
@@ -307,7 +362,7 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(SHOTS, 'deployment-logs.png') });
     console.log(`UI check: the Deployments view shows ${deploymentRows.split('\n').filter((l) => /^(Production|Preview of)/.test(l)).length} deployments`);
 
-    console.log(`UI check: tree rows, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish, a review, a preview and the deployments with their logs seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
+    console.log(`UI check: tree rows, readers, status bar ("${status.split('\n').find((l) => /agent job/.test(l)) ?? ''}"), palette, themes, Ask Agent, walkthrough, a publish, a review, a preview and the deployments with their logs seen; ${tree.split('\n').length} lines in the view; screenshots in ${SHOTS}`);
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);

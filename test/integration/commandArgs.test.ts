@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
+import type { ReaderNode } from '../../src/vscode/readers/nodes';
 import { Simulator } from '../simulator';
+import { writePlaygroundSite } from '../simulator/playgroundSite';
 import { hands, openOnScreen } from './screen';
 import { configure, EXTENSION_ID, fromCode, internals, waitFor } from './support';
 
@@ -32,10 +34,15 @@ describe('every command, run as a link would run it, does nothing without a ques
   let values: vscode.Uri;
   let draft: vscode.Uri;
   let hostile: { what: string; args: unknown[] }[];
+  let deploymentId: string;
+  let workspace: string;
+  /** A Readers row: a reader's comment that left a contact address. */
+  let readerEntry: ReaderNode;
 
   const commands = () => (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const row = (key: string) => [...api.agentTree.getChildren(), ...api.exportTree.getChildren()].find((n) => n.key === key);
+  const row = (key: string) => [...api.agentTree.getChildren(), ...api.exportTree.getChildren(), ...api.deploymentTree.getChildren()].find((n) => n.key === key);
+  const readerRows = (node?: ReaderNode): ReaderNode[] => api.readers.view.tree.getChildren(node).flatMap((n) => [n, ...readerRows(n)]);
 
   /** Everything a command could change that a person would miss, or not want changed behind their back. */
   async function snapshot(): Promise<Record<string, unknown>> {
@@ -43,7 +50,7 @@ describe('every command, run as a link would run it, does nothing without a ques
     const files = (folder: string): string[] =>
       readdirSync(folder, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(folder, e.name)).map((f) => `${e.name}/${f}`) : [`${e.name} ${statSync(join(folder, e.name)).size} ${statSync(join(folder, e.name)).mtimeMs}`]));
     return {
-      settings: ['baseUrl', 'projectId', 'environments', 'deploymentType', 'rollout.command'].map((k) => JSON.stringify(config.inspect(k)?.globalValue ?? null)),
+      settings: ['baseUrl', 'projectId', 'environments', 'deploymentType', 'rollout.command', 'siteUrl', 'readers.enabled'].map((k) => JSON.stringify(config.inspect(k)?.globalValue ?? null)),
       environment: api.session.environment.id,
       key: await api.secrets.get(SECRET),
       jobs: (api.session.service?.list() ?? []).map((j) => `${j.kind}:${j.id}`).sort(),
@@ -54,6 +61,10 @@ describe('every command, run as a link would run it, does nothing without a ques
       // As the editor holds it (it saves a moment after an edit), while the file is there.
       draft: existsSync(draft.fsPath) ? (vscode.workspace.textDocuments.find((d) => d.uri.toString() === draft.toString())?.getText() ?? readFileSync(draft.fsPath, 'utf8')) : null,
       changes: sim.requests.filter((r) => r.method === 'POST').map((r) => r.route),
+      // The Readers view: the contacts shown, the period, the row selected (a link must not move it).
+      revealed: [...api.readers.model.revealed].sort(),
+      period: api.readers.model.period,
+      readersSelection: api.readers.view.view.selection.map((n) => JSON.stringify(n)),
       clipboard: await Promise.resolve(vscode.env.clipboard.readText()).catch(() => '(unreadable)'),
     };
   }
@@ -115,6 +126,8 @@ describe('every command, run as a link would run it, does nothing without a ques
     await waitFor('the ok state', () => api.session.state === 'ok');
     if (api.session.service?.get(`export:${exportId}`) === undefined) await api.session.service?.trackExportJob(exportId);
     if (api.session.service?.get(`agent:${agentId}`) === undefined) await api.session.service?.trackAgentJob(agentId);
+    if (api.session.service?.get(`deployment:${deploymentId}`) === undefined) await api.session.service?.trackDeployment(deploymentId);
+    api.readers.model.revealed.clear();
     const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === draft.toString())?.getText();
     if (!existsSync(draft.fsPath) || !text?.endsWith(DRAFT_TEXT)) await writeDraft();
   }
@@ -154,6 +167,19 @@ describe('every command, run as a link would run it, does nothing without a ques
       const job = api.session.service?.get(`agent:${agentId}`);
       return job?.kind === 'agent' && typeof job.snapshot?.prLink === 'string' && row(`agent:${agentId}`) !== undefined;
     });
+    // A finished preview, tracked (its row offers Open Preview, Copy Preview URL, Show Logs).
+    deploymentId = String(sim.addDeployment({ kind: 'preview', branch: 'docs-agent/walk', queuedMs: 0, durationMs: 0, createdAt: sim.now() - 60_000 }).id);
+    await api.session.service?.trackDeployment(deploymentId);
+    await waitFor('the deployment row', () => row(`deployment:${deploymentId}`) !== undefined);
+    // The readers' data of the playground site, loaded: a comment whose reader left an address.
+    workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    writePlaygroundSite(workspace);
+    sim.seedPlaygroundAnalytics();
+    await api.readers.model.refresh();
+    await waitFor('a reader\'s comment with a contact', () => {
+      readerEntry = readerRows().find((n) => n.type === 'feedback' && api.readers.view.tree.getTreeItem(n).contextValue === 'readers.feedback.contextual.hasContact')!;
+      return readerEntry !== undefined;
+    });
     // A draft with text, the active editor (what a link to Send or Discard would act on).
     await writeDraft();
     const fields = { folder: dir, archive, file: archive, target: join(dir, 'victim.tar.gz'), replace: true, domain: 'docs.acme.dev', confirmed: true, key: 'da_someone_elses_key_1', value: EVIL, version: 'v666', rollout: true };
@@ -172,6 +198,11 @@ describe('every command, run as a link would run it, does nothing without a ques
       { what: 'a Uri of the draft', args: [draft] },
       { what: 'a URL', args: [EVIL] },
       { what: 'an environment id', args: ['env:other'] },
+      { what: 'a JSON deployment row', args: [JSON.parse(JSON.stringify({ key: `deployment:${deploymentId}`, kind: 'deployment' }))] },
+      { what: 'a JSON Readers row (the comment with a contact)', args: [JSON.parse(JSON.stringify(readerEntry))] },
+      { what: 'a JSON Readers page row', args: [JSON.parse(JSON.stringify(readerRows().find((n) => n.type === 'page')))] },
+      { what: "a page's key (what the reader CodeLens names)", args: [readerRows().find((n): n is Extract<ReaderNode, { type: 'page' }> => n.type === 'page')!.key] },
+      { what: "a Readers row's tree handle, as a link would write it", args: [{ $treeViewId: 'docsAdmin.readersView', $treeItemHandle: `1/readers/pages/${(readerEntry as { key: string }).key}` }] },
     ];
   });
 
@@ -183,8 +214,10 @@ describe('every command, run as a link would run it, does nothing without a ques
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
+    await api.session.service?.untrack(`deployment:${deploymentId}`);
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'rollout.command': undefined });
     await sim.stop();
+    rmSync(join(workspace, 'docs'), { recursive: true, force: true });
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -217,6 +250,14 @@ describe('every command, run as a link would run it, does nothing without a ques
     assert.ok(node);
     const id = api.exportTree.getTreeItem(node).id ?? '';
     assert.ok(id.endsWith(`/export:${exportId}`) && id.length > `/export:${exportId}`.length + 10, id);
+    const secret = id.slice(0, -`/export:${exportId}`.length);
+    // The Deployments view and the Readers view (whose rows reveal a reader's email) likewise.
+    const deployment = row(`deployment:${deploymentId}`);
+    assert.ok(deployment);
+    assert.equal(api.deploymentTree.getTreeItem(deployment).id, `${secret}/deployment:${deploymentId}`);
+    const readerIds = readerRows().map((n) => api.readers.view.tree.getTreeItem(n).id ?? '');
+    assert.ok(readerIds.length > 5);
+    for (const readerId of readerIds) assert.ok(readerId.startsWith(`${secret}/readers/`), readerId);
   });
 
   it('Send with no argument (Ctrl+Enter, the title bar, a link) asks first, showing where the prompt goes and what it says; Send from its CodeLens sends at once', async () => {

@@ -7,8 +7,8 @@
  * In CI (`CI` set, test/host/suite.ts passes it on) a skipped test fails the suite, as in the
  * unit suite (test/support/skipped.ts).
  *
- * For the secrets scan (test/host/logScan.ts), the keys and signatures the suite's simulators
- * handed out are written to `DOCS_ADMIN_TEST_SECRETS_FILE` at the end. (test/host/suite.ts
+ * For the secrets scan (test/host/logScan.ts), the keys, signatures and reader contacts the
+ * suite's simulators handed out are written to `DOCS_ADMIN_TEST_SECRETS_FILE` at the end. (test/host/suite.ts
  * runs the "Docs Admin" channel at trace level, so everything it can log is in its file.)
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -34,8 +34,8 @@ function testFiles(dir: string): string[] {
 }
 
 export async function run(): Promise<void> {
-  const secrets = { keys: new Set<string>(), signatures: new Set<string>() };
-  const stop = watchSecrets((kind, value) => (kind === 'key' ? secrets.keys : secrets.signatures).add(value));
+  const secrets = { keys: new Set<string>(), signatures: new Set<string>(), contacts: new Set<string>() };
+  const stop = watchSecrets((kind, value) => (kind === 'key' ? secrets.keys : kind === 'signature' ? secrets.signatures : secrets.contacts).add(value));
   // DOCS_ADMIN_TEST_GREP runs only the tests whose title matches (while working on a few; never in CI).
   const grep = process.env.DOCS_ADMIN_TEST_GREP;
   const subset = grep !== undefined && grep !== '';
@@ -64,6 +64,6 @@ export async function run(): Promise<void> {
   } finally {
     stop();
     const file = process.env.DOCS_ADMIN_TEST_SECRETS_FILE;
-    if (file !== undefined) writeFileSync(file, JSON.stringify({ keys: [...secrets.keys], signatures: [...secrets.signatures] }));
+    if (file !== undefined) writeFileSync(file, JSON.stringify({ keys: [...secrets.keys], signatures: [...secrets.signatures], contacts: [...secrets.contacts] }));
   }
 }

@@ -1,4 +1,5 @@
 /** The simulator's control interface under `/_sim/`, for the playground and child processes. */
+import type { AnalyticsData } from './analyticsData';
 import type { Simulator } from './server';
 import type { AgentDefaults, AgentJobSeed, AutomationSeed, DeploymentDefaults, DeploymentSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
 
@@ -59,6 +60,15 @@ export function handleControl(sim: Simulator, method: string, path: string, body
         return { status: 200, body: sim.requests };
       case 'DELETE /_sim/requests':
         sim.clearRequests();
+        return { status: 204, body: {} };
+      case 'POST /_sim/analytics/playground':
+        sim.seedPlaygroundAnalytics();
+        return { status: 204, body: {} };
+      case 'PUT /_sim/analytics':
+        sim.setAnalytics(parse<AnalyticsData>(body));
+        return { status: 204, body: {} };
+      case 'PUT /_sim/analytics-enabled':
+        sim.setAnalyticsEnabled(parse<{ enabled?: boolean }>(body).enabled !== false);
         return { status: 204, body: {} };
       case 'POST /_sim/clock':
         sim.advance(Number(parse<{ advanceMs?: number }>(body).advanceMs ?? 0));

@@ -4,8 +4,8 @@ const MINUTE = 60_000;
 
 /**
  * Demo data for the playground: agent jobs in every status (one finishing soon, with a pull
- * request), one export running and one completed, and one deployment of each status (queued,
- * in progress, success, failure).
+ * request), one export running and one completed, one deployment of each status (queued,
+ * in progress, success, failure), and the readers' analytics of its pages.
  */
 /** The demo jobs, as `kind:id`, for the playground to track. */
 export const DEMO_JOBS = [
@@ -55,4 +55,6 @@ export function seedDemo(sim: Simulator): void {
   sim.addDeployment({ id: '65f1c0de0000000000000002', kind: 'production', createdAt: now - 2 * MINUTE, queuedMs: 10_000, durationMs: 30 * MINUTE, source: 'dashboard', commit: { message: 'Document the new search settings' } });
   sim.addDeployment({ id: '65f1c0de0000000000000003', kind: 'production', createdAt: now - 2 * 60 * MINUTE, queuedMs: 20_000, durationMs: 3 * MINUTE, source: 'github', commit: { message: 'Merge pull request #127 from acme/agent/quickstart', filesChanged: { added: ['guides/first-page.mdx'], modified: ['quickstart.mdx', 'docs.json'], removed: ['guides/legacy-setup.mdx'] } } });
   sim.addDeployment({ id: '65f1c0de0000000000000004', kind: 'preview', branch: 'agent/fr', createdAt: now - 30 * MINUTE, queuedMs: 5_000, durationMs: 2 * MINUTE, outcome: 'failure', source: 'api', author: null, commit: { message: 'Traduire le guide de démarrage' } });
+  // What readers said of the playground's pages (see playgroundSite.ts).
+  sim.seedPlaygroundAnalytics();
 }

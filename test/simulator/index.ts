@@ -4,3 +4,4 @@ export * from './types';
 export { watchSecrets, type SecretKind, type SecretWatcher } from './ledger';
 export { DEFAULT_MIX, seededRandom, type RandomFaultMixItem, type RandomFaultOptions } from './randomFaults';
 export { TcpFront, type FrontMode } from './tcpFront';
+export { bulkAnalytics, emptyAnalytics, playgroundAnalytics, PLAYGROUND_CONTACTS, PLAYGROUND_HOST, type AnalyticsData } from './analyticsData';

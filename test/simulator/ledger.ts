@@ -1,11 +1,13 @@
 /**
  * The secrets simulators hand out, told to whoever watches: the admin keys a simulator accepts
- * or is shown (a wrong key may be another environment's) and the presigned signatures it issues. The test suites watch them, so they can check that
+ * or is shown (a wrong key may be another environment's), the presigned signatures it issues,
+ * and the readers' contact addresses its analytics carry (personal data: never logged, printed
+ * or written). The test suites watch them, so they can check that
  * none of them ever shows up in what the extension or the CLI logged or printed.
  *
  * Process-wide on purpose: a suite-wide collector cannot reach into every test's simulator.
  */
-export type SecretKind = 'key' | 'signature';
+export type SecretKind = 'key' | 'signature' | 'contact';
 
 export type SecretWatcher = (kind: SecretKind, value: string) => void;
 

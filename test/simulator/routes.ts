@@ -1,4 +1,5 @@
 /** Which contract route a request is, from its method and percent-decoded path segments. */
+import type { AnalyticsRoute } from './analytics';
 import type { RouteName } from './types';
 
 export interface Matched {
@@ -24,6 +25,10 @@ export function matchApi(method: string, parts: string[]): Matched {
     if (parts.length === 4) return { route: 'agent.create', params: { projectId: c } };
     if (parts.length === 6 && e !== undefined && e !== '' && f === 'message') return { route: 'agent.message', params: { projectId: c, id: e } };
   }
+  if (method === 'GET' && a === 'v1' && b === 'analytics' && c !== undefined && c !== '') {
+    const analytics = matchAnalytics(parts.slice(3));
+    if (analytics !== undefined) return { route: analytics.route, params: { projectId: c, ...analytics.params } };
+  }
   if (a === 'v1' && b === 'project' && c !== undefined && c !== '' && d !== undefined && d !== '' && parts.length === 4) {
     if (method === 'POST' && c === 'update') return { route: 'deploy.trigger', params: { projectId: d } };
     if (method === 'GET' && c === 'update-status') return { route: 'deploy.status', params: { statusId: d } };
@@ -40,6 +45,20 @@ export function matchApi(method: string, parts: string[]): Matched {
     }
   }
   return { route: 'unknown', params: {} };
+}
+
+/** `feedback`, `feedback/by-page`, `assistant`, `assistant/threads/:threadId`, `assistant/caller-stats`, `searches`, `views`, `visitors`. */
+function matchAnalytics(rest: string[]): { route: AnalyticsRoute; params: Record<string, string> } | undefined {
+  const [d, e, f] = rest;
+  if (rest.length === 1) {
+    const routes: Record<string, AnalyticsRoute> = { feedback: 'analytics.feedback', assistant: 'analytics.assistant', searches: 'analytics.searches', views: 'analytics.views', visitors: 'analytics.visitors' };
+    const route = routes[d ?? ''];
+    return route === undefined ? undefined : { route, params: {} };
+  }
+  if (rest.length === 2 && d === 'feedback' && e === 'by-page') return { route: 'analytics.feedbackByPage', params: {} };
+  if (rest.length === 2 && d === 'assistant' && e === 'caller-stats') return { route: 'analytics.callerStats', params: {} };
+  if (rest.length === 3 && d === 'assistant' && e === 'threads' && f !== undefined && f !== '') return { route: 'analytics.thread', params: { threadId: f } };
+  return undefined;
 }
 
 export function matchStorage(method: string, parts: string[]): Matched {

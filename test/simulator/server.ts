@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { AnalyticsRoutes } from './analytics';
+import { playgroundAnalytics, type AnalyticsData } from './analyticsData';
 import { SimClock } from './clock';
 import { handleControl } from './control';
 import { DeploymentStore } from './deployments';
@@ -88,6 +90,7 @@ export class Simulator {
   private storageUrl = '';
   /** Where issued links point, when not at the storage itself (a relay in front of it). */
   private linkOrigin: string | undefined;
+  private readonly analytics: AnalyticsRoutes;
   private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
 
   private constructor(private readonly options: SimulatorOptions) {
@@ -112,6 +115,32 @@ export class Simulator {
     this.linkTtlSeconds = options.linkTtlSeconds ?? 3600;
     this.api = this.listener('api');
     this.storage = this.listener('storage');
+    this.analytics = new AnalyticsRoutes(() => this.clock.now());
+  }
+
+  /**
+   * The reader analytics the `analytics.*` routes serve (see analyticsData.ts); every reader
+   * contact in them is told to the secrets watchers (it must never be logged or printed).
+   */
+  setAnalytics(data: AnalyticsData): void {
+    for (const f of data.feedback) if (typeof f.contact === 'string' && f.contact !== '') reportSecret('contact', f.contact);
+    this.analytics.data = data;
+  }
+
+  /** The playground's analytics, over the weeks before the simulator's clock now. */
+  seedPlaygroundAnalytics(seed?: number): AnalyticsData {
+    const data = playgroundAnalytics(this.clock.now(), seed);
+    this.setAnalytics(data);
+    return data;
+  }
+
+  get analyticsData(): AnalyticsData {
+    return this.analytics.data;
+  }
+
+  /** `false`: the analytics routes answer 403, as for a plan without analytics. */
+  setAnalyticsEnabled(enabled: boolean): void {
+    this.analytics.enabled = enabled;
   }
 
   static async start(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -394,7 +423,7 @@ export class Simulator {
       default:
         break;
     }
-    reply ??= origin === 'api' ? this.apiReply(matched, method, headers, body) : this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
+    reply ??= origin === 'api' ? this.apiReply(matched, method, headers, body, query) : this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
     reply.headers.date = new Date(this.clock.now()).toUTCString();
     entry.status = reply.status;
     if (fault?.kind === 'truncate' || fault?.kind === 'stall') {
@@ -453,7 +482,7 @@ export class Simulator {
     if (!closed) res.end();
   }
 
-  private apiReply(matched: Matched, method: string, headers: Record<string, string>, body: string): Reply {
+  private apiReply(matched: Matched, method: string, headers: Record<string, string>, body: string, query: string): Reply {
     if (matched.route === 'unknown') return json(404, { error: 'Not found' });
     const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '');
     const key = this.keys.find((k) => k.key === bearer?.[1]);
@@ -490,6 +519,11 @@ export class Simulator {
       case 'automation.trigger':
         return this.answer(this.deploys.triggerAutomation(params.projectId ?? '', params.automationId ?? ''));
       default:
+        if (matched.route.startsWith('analytics.')) {
+          if (params.projectId !== this.projectId) return json(404, { error: 'Project not found' });
+          const answer = this.analytics.reply(matched.route as Parameters<AnalyticsRoutes['reply']>[0], params, new URLSearchParams(query));
+          return json(answer.status, answer.body);
+        }
         return json(404, { error: 'Not found' });
     }
   }

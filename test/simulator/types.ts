@@ -1,4 +1,5 @@
 /** The simulator's public types: options, seeds, faults and the request log. */
+import type { AnalyticsRoute } from './analytics';
 
 export const DEMO_KEY = 'da_sim_demo_3f9c2a7e51b84d06';
 
@@ -102,7 +103,8 @@ export type RouteName =
   | 'preview.trigger'
   | 'automation.trigger'
   | 'storage.get'
-  | 'site.get';
+  | 'site.get'
+  | AnalyticsRoute;
 
 /** What a deployment or preview started through the API becomes (simulated ms), and the rate limits. */
 export interface DeploymentDefaults {

@@ -16,7 +16,7 @@ import { splitCommand } from '../../src/action/rollout';
 import { checkOutput } from '../../src/action/outputs';
 import { inputVariable } from '../../src/action/runner';
 import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';
-import { Simulator } from '../simulator';
+import { playgroundAnalytics, PLAYGROUND_CONTACTS, Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { actionNode, type ActionNode } from './support/actionNode';
 import { collector } from './support/collector';
@@ -350,6 +350,42 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(sim.requests.length, requests, 'nothing was sent');
     const wrongKey = await action({ operation: 'export', domain: 'docs.acme.dev', 'api-key': 'da_not_a_known_key_00' });
     assert.equal(wrongKey.code, 3);
+  });
+
+  it('report: what readers said in the last 7 days, in the job summary, every outside text escaped and no reader contact anywhere', async () => {
+    const data = playgroundAnalytics(sim.now());
+    const at = sim.now() - 86_400_000;
+    data.searches.push({ query: '[free](https://evil.example) | <img src=x onerror=alert(1)>', at, hits: 50, clicks: {} });
+    data.conversations.push({ id: '01JDQ8V7W4T2M8X6Y1Z3A5B7C9', at, query: '**bold** ::error::x\n# heading', response: '', sources: [], resolutionStatus: 'unanswered', queryCategory: 'a|b', pageUrl: 'https://docs.acme.dev/quickstart', caller: 'web' });
+    sim.setAnalytics(data);
+    sim.clearRequests();
+    const run = await action({ operation: 'report' });
+    assert.equal(run.code, 0, run.everything);
+    masked(run);
+    assert.deepEqual(run.outputs, {});
+    assert.match(run.summary, /^### Docs Admin: what readers said, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\n/);
+    assert.match(run.summary, /#### Pages with the most thumbs down\n\n\| Page \| Thumbs down \| Thumbs up \| Open comments \| Unanswered questions \| Views \|\n\| --- \|/);
+    // The quickstart first (the most thumbs down); the counts depend on the hour the test runs (7 days from midnight).
+    assert.match(run.summary, /\| --- \| --- \| --- \| --- \| --- \| --- \|\n\| \/quickstart \| [1-9]\d* \| \d+ \| \d+ \| \d+ \| [1-9]\d* \|\n/);
+    assert.match(run.summary, /#### Questions the docs assistant could not answer\n[\s\S]*How do I install the CLI on Windows\?/);
+    assert.match(run.summary, /#### Searches that found nothing useful\n[\s\S]*\| windows install \| 14 \| 0 % \| none \|/);
+    // Outside text can neither make a link, a tag, a cell, a heading nor a workflow command.
+    assert.ok(run.summary.includes('\\[free\\]\\(https\\:'), run.summary);
+    assert.ok(!run.summary.includes('<img'));
+    assert.ok(run.summary.includes('a\\|b'));
+    assert.doesNotMatch(run.summary, /^# heading/m);
+    assert.doesNotMatch(run.stdout, /^::error::x/m);
+    for (const contact of PLAYGROUND_CONTACTS) assert.ok(!run.everything.includes(contact), 'no reader contact in the log or the summary');
+    // One set of requests for the whole site, with the 7-day range.
+    const routes = sim.requests.filter((r) => r.route.startsWith('analytics.'));
+    assert.deepEqual([...new Set(routes.map((r) => r.route))].sort(), ['analytics.assistant', 'analytics.feedback', 'analytics.feedbackByPage', 'analytics.searches', 'analytics.views']);
+    const q = new URLSearchParams(routes[0]!.query);
+    assert.equal((Date.parse(q.get('dateTo') ?? '') - Date.parse(q.get('dateFrom') ?? '')) / 86_400_000, 7);
+    const bad = await action({ operation: 'report', days: '0' });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stdout, /The days input takes a whole number from 1 to 90/);
+    const noProject = await action({ operation: 'report', 'project-id': '' });
+    assert.equal(noProject.code, 2);
   });
 
   it('deploy: queues a deployment, follows it to success, sets status-id and status, and summarises the commit', async () => {

@@ -9,6 +9,9 @@
  *   must read each one (and each documented error as its typed error).
  */
 import * as assert from 'node:assert/strict';
+import { AnalyticsApi } from '../../src/core/analytics/api';
+import { periodRange } from '../../src/core/analytics/period';
+import { loadSite } from '../../src/core/analytics/site';
 import { AdminApiClient } from '../../src/core/api/client';
 import { ApiError, AuthError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError } from '../../src/core/api/errors';
 import { askAgent } from '../../src/core/agent/ask';
@@ -197,6 +200,34 @@ describe('contract: the client and the simulator against the vendor OpenAPI docu
         await settle(c.triggerAutomation('0123456789abcdef01234567'));
         for (let i = 0; i < 10; i++) await settle(c.triggerDeployment());
         for (let i = 0; i < 5; i++) await settle(c.triggerPreview(`limit/${i}`));
+        // Reader analytics: the whole site as the editor loads it, every list as the CLI reads
+        // it (filters, cursors, offsets), a bad date, a wrong key, a plan without analytics.
+        sim.seedPlaygroundAnalytics();
+        const range = periodRange(30, sim.now());
+        const analytics = new AnalyticsApi(c);
+        await loadSite(analytics, range, { paging: { sleep: () => Promise.resolve() } });
+        const firstFeedback = await analytics.feedback(range, { limit: 2 }, { source: 'contextual', status: ['pending', 'in_progress'] });
+        await analytics.feedback(range, { limit: 2, cursor: firstFeedback.nextCursor ?? undefined }, { source: 'contextual', status: ['pending', 'in_progress'] });
+        await analytics.feedbackByPage(range, 5, { source: 'code_snippet' });
+        const firstTalks = await analytics.conversations(range, { limit: 2 });
+        await analytics.conversations(range, { limit: 2, cursor: firstTalks.nextCursor ?? undefined });
+        await analytics.callerStats(range);
+        const firstSearches = await analytics.searches(range, { limit: 2 });
+        await analytics.searches(range, { limit: 2, cursor: firstSearches.nextCursor ?? undefined });
+        await analytics.visitors(range, { offset: 2, limit: 2 });
+        for (const bad of [{ from: '2026-02-30', to: '2026-03-01' }, { from: 'yesterday', to: '2026-03-01' }]) {
+          await settle(analytics.feedback(bad, { limit: 1 }));
+          await settle(analytics.feedbackByPage(bad, 1));
+          await settle(analytics.conversations(bad, { limit: 1 }));
+          await settle(analytics.callerStats(bad));
+          await settle(analytics.searches(bad, { limit: 1 }));
+          await settle(analytics.views(bad, { offset: 0, limit: 1 }));
+          await settle(analytics.visitors(bad, { offset: 0, limit: 1 }));
+        }
+        await settle(new AnalyticsApi(client('da_wrong_key_0000')).views(range, { offset: 0, limit: 1 }));
+        sim.setAnalyticsEnabled(false);
+        await settle(analytics.feedback(range, { limit: 1 }));
+        sim.setAnalyticsEnabled(true);
       } finally {
         stop();
       }
@@ -216,6 +247,13 @@ describe('contract: the client and the simulator against the vendor OpenAPI docu
         'preview.trigger': [202, 403, 429],
         'deploy.status': [200, 404],
         'automation.trigger': [202, 400, 404],
+        'analytics.feedback': [200, 400, 403],
+        'analytics.feedbackByPage': [200, 400],
+        'analytics.assistant': [200, 400],
+        'analytics.callerStats': [200, 400],
+        'analytics.searches': [200, 400],
+        'analytics.views': [200, 400, 401],
+        'analytics.visitors': [200, 400],
       });
     });
 
@@ -259,7 +297,7 @@ describe('contract: the client and the simulator against the vendor OpenAPI docu
     for (const route of CONTRACT_ROUTES) {
       describe(`${route.route}: ${route.method.toUpperCase()} ${route.path}`, () => {
         // The documents load in `before`; the cases are made from them when the suite runs.
-        it('reads every documented answer: the job, or the typed error of its status', async () => {
+        it('reads every documented answer: what the route gives, or the typed error of its status', async () => {
           const document = documentOf(route);
           const operation = document.operation(route.method, route.path);
           assert.ok(operation !== undefined);

@@ -120,6 +120,20 @@ export class AdminApiClient {
     return parseAgentJob(this.json(res), res.status, { id, status: 'active' });
   }
 
+  /**
+   * GET /v1/analytics/<projectId>/<resource>?<query>: reader analytics (see core/analytics, which
+   * builds `resource` from fixed names and validates the answer). The same key, base URL and
+   * origin binding as every other call; values of `query` that are undefined are left out.
+   */
+  async getAnalytics(resource: string, query: Record<string, string | number | undefined>, options: CallOptions = {}): Promise<{ value: unknown; status: number }> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, String(value));
+    const qs = search.toString();
+    const path = `v1/analytics/${segment(this.options.projectId, 'projectId')}/${resource}${qs === '' ? '' : `?${qs}`}`;
+    const res = await this.call('GET', path, undefined, options, 'analytics', { kind: 'analytics', projectId: this.options.projectId });
+    return { value: this.json(res), status: res.status };
+  }
+
   /** POST /v1/static-export/jobs: the job, queued (the real service answers 202 with all of it). */
   async startExport(input: StartExportRequest, options: CallOptions = {}): Promise<ExportJob> {
     if (input.domain.trim() === '') throw new InvalidInputError(l10n.t('The domain is empty.'));
@@ -207,9 +221,13 @@ export class AdminApiClient {
     if (looksLikeHtml(res)) return undefined;
     try {
       const value = JSON.parse(res.text) as unknown;
-      const text = typeof value === 'object' && value !== null ? ((value as Record<string, unknown>).error ?? (value as Record<string, unknown>).message) : undefined;
+      const body = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+      const text = body?.error ?? body?.message;
       if (typeof text !== 'string' || text.trim() === '') return undefined;
-      const clean = redactSecrets(text.replace(/\s+/g, ' ').trim(), [key]);
+      // The analytics routes say what was wrong with a parameter in `details: [{message}]`.
+      const details = Array.isArray(body?.details) ? (body.details as unknown[]).map((d) => (typeof d === 'object' && d !== null ? (d as { message?: unknown }).message : undefined)).filter((m): m is string => typeof m === 'string' && m.trim() !== '') : [];
+      const whole = details.length === 0 ? text : `${text} (${details.join('; ')})`;
+      const clean = redactSecrets(whole.replace(/\s+/g, ' ').trim(), [key]);
       return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
     } catch {
       return undefined;
@@ -245,6 +263,12 @@ function looksLikeHtml(res: HttpResponse): boolean {
 
 function forbiddenCauses(message: string | undefined, area: Area): ForbiddenCause[] {
   const text = message?.toLowerCase() ?? '';
+  if (area === 'analytics') {
+    if (/allow-?list|allowlist|\bip\b/.test(text)) return ['ipAllowList'];
+    if (/analytics|plan|upgrade|not available/.test(text)) return ['plan'];
+    // A GET: a read-only key may make it, so the key's scope is not among the causes.
+    return ['plan', 'ipAllowList'];
+  }
   if (/static export is not enabled|enterprise|plan/.test(text)) return ['plan'];
   if (/allow-?list|allowlist|\bip\b/.test(text)) return ['ipAllowList'];
   if (/scope|write access|read-only|permission/.test(text)) return ['scope'];

@@ -1,6 +1,9 @@
 import * as l10n from '@vscode/l10n';
 import { sentences, type Translator } from '../l10n';
 import { isPermanent, type NetFailure } from '../net/failure';
+import { conflictMessage, notFoundMessage, type ApiSubject } from './subjects';
+
+export type { ApiSubject } from './subjects';
 
 /**
  * Typed errors a person can act on. Every message says what happened and what to do; none
@@ -59,8 +62,8 @@ export class AuthError extends ApiError {
 
 export type ForbiddenCause = 'plan' | 'scope' | 'ipAllowList';
 
-/** What a plan may lack: static export (enterprise), preview deployments, or the API's deployments and automations (paid plans). */
-export type PlanFeature = 'staticExport' | 'previews' | 'deployments' | 'automations';
+/** What a plan may lack: static export (enterprise), preview deployments, the API's deployments and automations, or reader analytics (paid plans). */
+export type PlanFeature = 'staticExport' | 'previews' | 'deployments' | 'automations' | 'analytics';
 
 /** The plan cause, and what fixes it, in two sentences. */
 function planSentences(feature: PlanFeature): string {
@@ -73,6 +76,8 @@ function planSentences(feature: PlanFeature): string {
       return l10n.t("The cause: the organization's plan does not include deployments through the API. To fix it, ask an owner of the organization to move to a paid plan.");
     case 'automations':
       return l10n.t("The cause: the organization's plan does not include running automations through the API. To fix it, ask an owner of the organization to move to a paid plan.");
+    case 'analytics':
+      return l10n.t("The cause: the organization's plan does not include reader analytics. To fix it, it needs a paid plan: ask an owner of the organization to upgrade it.");
   }
 }
 
@@ -96,7 +101,9 @@ function causeItem(cause: ForbiddenCause, feature: PlanFeature): string {
         ? l10n.t("the organization's plan does not include static export (to fix it, it needs an enterprise plan: ask an owner of the organization to upgrade it)")
         : feature === 'previews'
           ? l10n.t("the organization's plan does not include preview deployments (to fix it, ask an owner of the organization to move to a plan that has them)")
-          : l10n.t("the organization's plan does not include this part of the API (to fix it, ask an owner of the organization to move to a paid plan)");
+          : feature === 'analytics'
+            ? l10n.t("the organization's plan does not include reader analytics (to fix it, it needs a paid plan: ask an owner of the organization to upgrade it)")
+            : l10n.t("the organization's plan does not include this part of the API (to fix it, ask an owner of the organization to move to a paid plan)");
     case 'scope':
       return l10n.t("the key is read-only or lacks the scope for this call (to fix it, create a read-write admin key on the dashboard's API keys page and set it)");
     case 'ipAllowList':
@@ -119,25 +126,6 @@ export class ForbiddenError extends ApiError {
   }
 }
 
-/**
- * What a call was about, for the messages of its errors: each route says what a person can
- * check. The export routes have no project id (the key's organization is the scope).
- */
-export type ApiSubject =
-  | { kind: 'agentJob'; id: string; projectId: string }
-  /** An export job's status. */
-  | { kind: 'exportJob'; id: string }
-  /** An export job's bundle (a new link). */
-  | { kind: 'exportBundle'; id: string }
-  /** Starting an export. */
-  | { kind: 'exportEndpoint' }
-  /** Creating an agent job: the project's agent endpoint. */
-  | { kind: 'agentEndpoint'; projectId: string }
-  /** A deployment's status, by its id. */
-  | { kind: 'deployment'; id: string }
-  /** Triggering a deployment or a preview of the project. */
-  | { kind: 'deployEndpoint'; projectId: string }
-  | { kind: 'automation'; id: string; projectId: string };
 
 export class NotFoundError extends ApiError {
   readonly kind = 'notFound';
@@ -146,36 +134,6 @@ export class NotFoundError extends ApiError {
   }
 }
 
-function notFoundMessage(subject: ApiSubject, serverMessage: string | undefined): string {
-  switch (subject.kind) {
-    case 'agentJob':
-      return serverMessage
-        ? l10n.t('Agent job "{0}" in project "{1}" was not found (404: {2}). Check the id and the project id.', subject.id, subject.projectId, serverMessage)
-        : l10n.t('Agent job "{0}" in project "{1}" was not found (404). Check the id and the project id.', subject.id, subject.projectId);
-    case 'exportJob':
-      return serverMessage
-        ? l10n.t('Export job "{0}" was not found (404: {1}). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" was not found (404). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id);
-    case 'exportBundle':
-      return serverMessage
-        ? l10n.t('No bundle can be generated for export job "{0}": the job was not found (404: {1}). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id, serverMessage)
-        : l10n.t('No bundle can be generated for export job "{0}": the job was not found (404). Check the export job id, and that the base URL and the admin key are those of the organization that started it.', subject.id);
-    case 'exportEndpoint':
-      return serverMessage
-        ? l10n.t('The static export endpoint was not found (404: {0}). Check the base URL: it must be the admin API\'s, where the static export routes are under /v1/static-export.', serverMessage)
-        : l10n.t('The static export endpoint was not found (404). Check the base URL: it must be the admin API\'s, where the static export routes are under /v1/static-export.');
-    case 'agentEndpoint':
-      return serverMessage
-        ? l10n.t('The agent endpoint of project "{0}" was not found (404: {1}). Check the project id and the base URL.', subject.projectId, serverMessage)
-        : l10n.t('The agent endpoint of project "{0}" was not found (404). Check the project id and the base URL.', subject.projectId);
-    case 'deployment':
-      return l10n.t('Deployment status "{0}" was not found (404{1}). Check the status id, and that it belongs to this environment\'s project.', subject.id, serverMessage ? `: ${serverMessage}` : '');
-    case 'deployEndpoint':
-      return l10n.t('Project "{0}" was not found for deployments (404{1}). Check the project id and the base URL.', subject.projectId, serverMessage ? `: ${serverMessage}` : '');
-    case 'automation':
-      return l10n.t('Automation "{0}" was not found in project "{1}" (404{2}). Copy its id again from the automation\'s settings on the dashboard.', subject.id, subject.projectId, serverMessage ? `: ${serverMessage}` : '');
-  }
-}
 
 /** 409: for the bundle, the export job has not completed yet. */
 export class ConflictError extends ApiError {
@@ -185,34 +143,6 @@ export class ConflictError extends ApiError {
   }
 }
 
-function conflictMessage(subject: ApiSubject, serverMessage: string | undefined): string {
-  switch (subject.kind) {
-    case 'deployment':
-    case 'deployEndpoint':
-    case 'automation':
-      return serverMessage ? l10n.t('The server cannot take this request now (409: {0}). Try again later.', serverMessage) : l10n.t('The server cannot take this request now (409). Try again later.');
-    case 'agentJob':
-      return serverMessage
-        ? l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409: {2}). Refresh it and try again.', subject.id, subject.projectId, serverMessage)
-        : l10n.t('Agent job "{0}" in project "{1}" cannot take this request in its current state (409). Refresh it and try again.', subject.id, subject.projectId);
-    case 'agentEndpoint':
-      return serverMessage
-        ? l10n.t('The agent of project "{0}" cannot take a new job now (409: {1}). Try again later.', subject.projectId, serverMessage)
-        : l10n.t('The agent of project "{0}" cannot take a new job now (409). Try again later.', subject.projectId);
-    case 'exportBundle':
-      return serverMessage
-        ? l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409: {1})', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" has not completed yet, so its bundle cannot be generated; wait until its status is "completed" (409)', subject.id);
-    case 'exportJob':
-      return serverMessage
-        ? l10n.t('Export job "{0}" cannot be read in its current state (409: {1}). Try again in a moment.', subject.id, serverMessage)
-        : l10n.t('Export job "{0}" cannot be read in its current state (409). Try again in a moment.', subject.id);
-    case 'exportEndpoint':
-      return serverMessage
-        ? l10n.t('The static export endpoint cannot start an export now (409: {0}). Try again later.', serverMessage)
-        : l10n.t('The static export endpoint cannot start an export now (409). Try again later.');
-  }
-}
 
 export class RateLimitedError extends ApiError {
   readonly kind = 'rateLimited';

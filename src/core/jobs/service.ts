@@ -16,7 +16,6 @@ import type { DeployTarget } from '../deployments/types';
 
 export type { Transition } from './followed';
 export type { ServiceState } from './reading';
-
 export interface JobsServiceOptions {
   client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport' | 'getDeploymentStatus'>;
   registry: JobRegistry;
@@ -106,6 +105,11 @@ export class JobsService {
 
   list(): TrackedJob[] {
     return this.options.registry.list();
+  }
+
+  /** The jobs still under way: not terminal, and still read (one whose reading failed for good, a 404 say, has stopped: its row says why). */
+  running(): TrackedJob[] {
+    return this.list().filter((job) => !isTerminal(job) && this.scheduler.isTracking(jobKey(job)));
   }
 
   get(key: JobKey): TrackedJob | undefined {

@@ -6,6 +6,10 @@
  * nothing would pass for one that found nothing.
  */
 import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scanRun } from '../../host/logScan';
 import { redactSecrets } from '../../../src/core/redact';
 import { Simulator } from '../../simulator';
 import { Collector, collector, describeLeaks, secretLeaks } from '../support/collector';
@@ -46,6 +50,33 @@ describe('reliability: the secrets collector @secrets', () => {
     assert.deepEqual(clean, []);
     const keyInLink = secretLeaks([{ source: 'stdout', text: `https://h/x?key=${KEY}`, mayHoldLink: true }], { keys: [KEY], signatures: [] });
     assert.equal(keyInLink.length, 1);
+  });
+
+  it('finds a reader\'s contact in any text (unless the text may hold it: --include-contact), and in a file left on disk, a SQLite database included', () => {
+    const contact = 'reader.contact@example.net';
+    const leaks = secretLeaks(
+      [
+        { source: 'log:info', text: `feedback from ${contact}` },
+        { source: 'stdout', text: `contact,${contact}`, mayHoldContact: true },
+        { source: 'stdout', text: `https://s3.example/b.tgz?X-Amz-Signature=${SIGNATURE}`, mayHoldLink: true },
+      ],
+      { keys: [], signatures: [SIGNATURE], contacts: [contact] },
+    );
+    assert.deepEqual(leaks.map((l) => `${l.source}: ${l.what}`), ['log:info: reader contact read…']);
+    assert.ok(!describeLeaks(leaks).includes(contact), 'the report does not repeat it');
+    const dir = mkdtempSync(join(tmpdir(), 'docs-admin-scan-'));
+    try {
+      mkdirSync(join(dir, 'logs'));
+      mkdirSync(join(dir, 'User', 'globalStorage'), { recursive: true });
+      writeFileSync(join(dir, 'User', 'globalStorage', 'state.vscdb'), Buffer.concat([Buffer.from([0, 1, 2, 0xff]), Buffer.from(`{"x":"${contact}"}`), Buffer.from([0])]));
+      const found = scanRun(dir, [], { keys: [], signatures: [], contacts: [contact] });
+      assert.deepEqual(found.leaks.map((l) => l.what), ['reader contact read…']);
+      assert.equal(found.diskFiles, 1);
+      rmSync(join(dir, 'User', 'globalStorage', 'state.vscdb'));
+      assert.deepEqual(scanRun(dir, [], { keys: [], signatures: [], contacts: [contact] }).leaks, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a collector fails on what it was given, and only then', () => {

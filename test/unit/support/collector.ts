@@ -1,8 +1,8 @@
 /**
  * What the extension's core and the CLI logged, threw or printed during a test run, and the
- * secrets none of it may hold: every admin key a simulator accepts and every presigned
- * signature it issues (exact matches), plus the generic shapes of a bearer token and of an S3
- * signature. `secretsHook.ts` feeds one collector for the whole unit suite and fails the run
+ * secrets none of it may hold: every admin key a simulator accepts, every presigned signature it
+ * issues and every reader contact address its analytics carry (exact matches), plus the generic
+ * shapes of a bearer token and of an S3 signature. `secretsHook.ts` feeds one collector for the whole unit suite and fails the run
  * on a leak; `secretLeaks()` is the scan, also used for the extension host's log files.
  */
 export interface Leak {
@@ -17,6 +17,14 @@ export interface Leak {
 export interface Secrets {
   keys: Iterable<string>;
   signatures: Iterable<string>;
+  /** Readers' contact addresses (personal data). */
+  contacts?: Iterable<string>;
+}
+
+/** What a text may hold by design: a presigned link (a command whose output is the link), a reader's contact (`--include-contact`). */
+export interface Allowed {
+  mayHoldLink?: boolean;
+  mayHoldContact?: boolean;
 }
 
 /** A bearer token that is not masked (keys are long; "Bearer tokens" in prose is not one). */
@@ -43,14 +51,22 @@ function excerpt(line: string, at: number, exact: readonly string[]): string {
 /**
  * Every place in `texts` that holds one of the secrets or a generic bearer token or signature.
  * Texts marked `mayHoldLink` (a command whose output *is* the presigned link, by design) are
- * checked for keys and bearer tokens only.
+ * checked for keys and bearer tokens only; texts marked `mayHoldContact` (the CLI asked for
+ * readers' contacts with `--include-contact`) are not checked for contacts.
  */
-export function secretLeaks(texts: Iterable<{ source: string; text: string; mayHoldLink?: boolean }>, secrets: Secrets): Leak[] {
+export function secretLeaks(texts: Iterable<{ source: string; text: string } & Allowed>, secrets: Secrets): Leak[] {
   const keys = [...new Set(secrets.keys)].filter((k) => k.length >= MIN_SECRET);
   const signatures = [...new Set(secrets.signatures)].filter((s) => s.length >= MIN_SECRET);
-  const exact = [...keys, ...signatures];
+  const contacts = [...new Set(secrets.contacts ?? [])].filter((c) => c.length >= MIN_SECRET);
+  const exact = [...keys, ...signatures, ...contacts];
   const leaks: Leak[] = [];
-  for (const { source, text, mayHoldLink } of texts) {
+  for (const { source, text, mayHoldLink, mayHoldContact } of texts) {
+    if (mayHoldContact !== true) {
+      for (const contact of contacts) {
+        const at = text.indexOf(contact);
+        if (at >= 0) leaks.push({ source, what: `reader contact ${mask(contact)}`, excerpt: excerpt(text, at, exact) });
+      }
+    }
     for (const key of keys) {
       const at = text.indexOf(key);
       if (at >= 0) leaks.push({ source, what: `key ${mask(key)}`, excerpt: excerpt(text, at, exact) });
@@ -74,12 +90,13 @@ export function describeLeaks(leaks: readonly Leak[], limit = 10): string {
 
 /** Text seen during a run, and the secrets it must not hold. */
 export class Collector {
-  private readonly texts: { source: string; text: string; mayHoldLink?: boolean }[] = [];
+  private readonly texts: ({ source: string; text: string } & Allowed)[] = [];
   private readonly keys = new Set<string>();
   private readonly signatures = new Set<string>();
+  private readonly contacts = new Set<string>();
 
   /** Text the product logged or printed. */
-  record(source: string, text: string, options: { mayHoldLink?: boolean } = {}): void {
+  record(source: string, text: string, options: Allowed = {}): void {
     if (text !== '') this.texts.push({ source, text, ...options });
   }
 
@@ -91,16 +108,20 @@ export class Collector {
     }
   }
 
-  addSecret(kind: 'key' | 'signature', value: string): void {
-    (kind === 'key' ? this.keys : this.signatures).add(value);
+  private set(kind: 'key' | 'signature' | 'contact'): Set<string> {
+    return kind === 'key' ? this.keys : kind === 'signature' ? this.signatures : this.contacts;
   }
 
-  knows(kind: 'key' | 'signature', value: string): boolean {
-    return (kind === 'key' ? this.keys : this.signatures).has(value);
+  addSecret(kind: 'key' | 'signature' | 'contact', value: string): void {
+    this.set(kind).add(value);
   }
 
-  get size(): { texts: number; keys: number; signatures: number } {
-    return { texts: this.texts.length, keys: this.keys.size, signatures: this.signatures.size };
+  knows(kind: 'key' | 'signature' | 'contact', value: string): boolean {
+    return this.set(kind).has(value);
+  }
+
+  get size(): { texts: number; keys: number; signatures: number; contacts: number } {
+    return { texts: this.texts.length, keys: this.keys.size, signatures: this.signatures.size, contacts: this.contacts.size };
   }
 
   /** How many recorded texts came from a source starting with `prefix`. */
@@ -109,7 +130,7 @@ export class Collector {
   }
 
   leaks(): Leak[] {
-    return secretLeaks(this.texts, { keys: this.keys, signatures: this.signatures });
+    return secretLeaks(this.texts, { keys: this.keys, signatures: this.signatures, contacts: this.contacts });
   }
 }
 
