@@ -167,7 +167,11 @@ export function escapeMarkdown(text: string): string {
  * through `escapeMarkdown`.
  */
 export function untrustedMarkdown(markdown: string, options: { icons?: boolean } = {}): vscode.MarkdownString {
-  return new vscode.MarkdownString(markdown, options.icons === true);
+  const shown = new vscode.MarkdownString(markdown, options.icons === true);
+  // Said, not left to the default: its command links never run, and no HTML is rendered.
+  shown.isTrusted = false;
+  shown.supportHtml = false;
+  return shown;
 }
 
 /** A tooltip: a bold first line, then one line each; every text outside text, escaped. */

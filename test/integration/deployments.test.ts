@@ -192,7 +192,8 @@ describe('deployments, previews and automations in the editor (against the simul
     const tooltip = (item?.tooltip as vscode.MarkdownString);
     assert.equal(tooltip.isTrusted, false);
     assert.doesNotMatch(tooltip.value, /(?<!\\)\]\(command:|(?<!\\)\]\(https:|(?<!\\)<img/, 'no link or tag survives in the tooltip (each is escaped)');
-    assert.ok(tooltip.value.includes('\\[run\\]\\(command:'), tooltip.value);
+    // The text is kept, its link broken (forMessage) and every Markdown character escaped.
+    assert.ok(tooltip.value.includes('\\[run\\] \\(command:'), tooltip.value);
     await waitFor('the notification', () => noticeAfter(notices, /failed to deploy/) !== undefined);
     const shown = api.messages.recent.find((m) => m.text.startsWith('Deployment of feature/hostile failed to deploy'));
     assert.ok(shown);

@@ -297,22 +297,22 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(existsSync(marker), false);
   });
 
-  it("the README's workflow step, run as the runner runs it, takes the outputs as data: a hostile value runs nothing", async () => {
-    // The example in the README's "In GitHub Actions" section: its steps after the action's.
+  it("the README's workflow steps, run as the runner runs them, take the outputs (and the event's text) as data: a hostile value runs nothing", async () => {
+    // Every workflow example of the README (publish, preview, deploy, report): the steps that read an expression.
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /### In GitHub Actions: one step[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
-    assert.ok(block, 'the README has the workflow example');
-    const workflow = parse(block) as { jobs: Record<string, { steps: { id?: string; uses?: string; run?: string; env?: Record<string, string> }[] }> };
-    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
-    const users = steps.filter((step) => step.run !== undefined && `${step.run} ${JSON.stringify(step.env ?? {})}`.includes('steps.docs.outputs.'));
-    assert.ok(users.length > 0, 'a step uses the outputs');
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').filter((b) => b.includes('uses: docs-admin/docs-admin@'));
+    assert.ok(blocks.length >= 3, `the README has the workflow examples (${blocks.length})`);
+    const steps = blocks.flatMap((block) => Object.values((parse(block) as { jobs: Record<string, { steps: { id?: string; uses?: string; run?: string; env?: Record<string, string> }[] }> }).jobs).flatMap((job) => job.steps));
+    const users = steps.filter((step) => step.run !== undefined && `${step.run} ${JSON.stringify(step.env ?? {})}`.includes('${{'));
+    assert.ok(users.some((step) => JSON.stringify(step.env ?? {}).includes('steps.docs.outputs.')), 'a step uses the outputs of publish');
+    assert.ok(users.some((step) => JSON.stringify(step.env ?? {}).includes('steps.preview.outputs.preview-url')), 'a step uses the preview URL');
     const dir = mkdtempSync(join(tmpdir(), 'docs-admin-readme-step-'));
     try {
       const marker = join(dir, 'PWNED');
       const hostile = `e1$(touch ${marker})\`touch ${marker}\`";touch ${marker};"'`;
-      const outputs: Record<string, string> = { 'job-id': hostile, 'bundle-url': hostile, 'expires-at': hostile, 'pr-link': hostile };
-      // The runner replaces each ${{ … }} expression with its value as text, in run: and env: alike.
-      const expand = (text: string) => text.replace(/\$\{\{\s*steps\.docs\.outputs\.([\w-]+)\s*\}\}/g, (_m, name: string) => outputs[name] ?? '');
+      // The runner replaces each ${{ … }} expression with its value as text, in run: and env: alike:
+      // an output, or the event's own text (a pull request's branch name is the author's choice).
+      const expand = (text: string) => text.replace(/\$\{\{[^}]*\}\}/g, () => hostile);
       for (const step of users) {
         const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(String(value))]));
         const script = join(dir, 'step.sh');
@@ -452,8 +452,23 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(hostile.code, 0, hostile.everything);
     assert.equal(hostile.outputs['status-id'], 'abc123');
     assert.equal(hostile.outputs['preview-url'], undefined);
-    assert.match(hostile.stdout, /^::warning::The server's preview-url was not written to the step's outputs/m);
+    assert.match(hostile.stdout, /^::warning::The preview-url output was not set: it is not an https: link/m);
     assert.doesNotMatch(hostile.summary, /\]\(javascript:/);
+  });
+
+  it('preview: a preview URL with shell syntax, or plain http: (even to loopback), is not set as preview-url, and a later script runs nothing', async () => {
+    const marker = join(work, 'preview-url-ran');
+    for (const previewUrl of [`https://acme-feature.example.app/$(touch ${marker})`, 'https://acme-feature.example.app/`id`', "https://acme-feature.example.app/';id;'", 'http://127.0.0.1:8080/', 'https://user:pw@acme-feature.example.app/']) {
+      sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { statusId: 'abc124', previewUrl } });
+      const run = await action({ operation: 'preview', branch: 'feature/x', wait: 'false' });
+      sim.clearFaults();
+      assert.equal(run.code, 0, `${previewUrl}: ${run.everything}`);
+      assert.equal(run.outputs['status-id'], 'abc124');
+      assert.equal(run.outputs['preview-url'], undefined, previewUrl);
+      assert.match(run.stdout, /^::warning::The preview-url output was not set: /m, previewUrl);
+      assert.ok(!run.summary.includes(previewUrl), 'the summary links it only when it passed');
+    }
+    assert.equal(existsSync(marker), false);
   });
 
   it('action.yml declares exactly the inputs and outputs the entry reads and writes', () => {
@@ -487,6 +502,9 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.deepEqual(checkOutput('pr-link', 'https://GitHub.com/acme/docs/pull/7'), { ok: true, value: 'https://github.com/acme/docs/pull/7' }, 'written as the URL parser writes it');
     assert.deepEqual(checkOutput('bundle-url', 'https://s3.example/b.tar.gz?[redacted]'), { ok: true, value: 'https://s3.example/b.tar.gz?[redacted]' });
     assert.deepEqual(checkOutput('expires-at', '2026-11-24T10:00:00.000Z'), { ok: true, value: '2026-11-24T10:00:00.000Z' });
+    assert.deepEqual(checkOutput('status-id', '65f1c0de0000000000000001'), { ok: true, value: '65f1c0de0000000000000001' });
+    assert.deepEqual(checkOutput('status', 'in_progress'), { ok: true, value: 'in_progress' });
+    assert.deepEqual(checkOutput('preview-url', 'https://Acme-Feature.example.app'), { ok: true, value: 'https://acme-feature.example.app/' });
     for (const [name, value] of [
       ['job-id', 'e1$(id)'],
       ['job-id', 'e1;id'],
@@ -500,6 +518,13 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
       ['bundle-url', 'https://s3.example/b`id`.tar.gz'],
       ['bundle-url', 'https://s3.example/b.tar.gz?a=1&b=2'],
       ['expires-at', '$(id)'],
+      ['status-id', 'abc$(id)'],
+      ['status-id', '../abc'],
+      ['status', 'success$(id)'],
+      ['status', 'done'],
+      ['preview-url', 'https://p.example/$(id)'],
+      ['preview-url', 'http://127.0.0.1:8080/'],
+      ['preview-url', 'https://p.example/a b'],
     ] as const) {
       const checked = checkOutput(name, value);
       assert.equal(checked.ok, false, `${name} ${value}`);

@@ -162,9 +162,12 @@ export function parseAgentJob(value: unknown, status: number, context: AgentJobC
  * The id an answer holds, whatever else is wrong with it: a create that answered 2xx made a
  * job, and its id must not be lost to a field of the wrong type elsewhere.
  */
-export function answeredId(value: unknown): string | undefined {
+export function answeredId(value: unknown, status: number): string | undefined {
   const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).id : undefined;
-  return typeof id === 'string' ? given(id) : undefined;
+  if (typeof id !== 'string') return undefined;
+  // An id that is no id (link or shell syntax, a path, blank) is refused here, naming the field: it is never followed.
+  parse(z.object({ id: jobId() }), value, 'agentJob', status);
+  return given(id);
 }
 
 /** An export job; a start response with only `{jobId}` reads as `queued`. */
