@@ -107,9 +107,9 @@ export class JobsService {
     return this.options.registry.list();
   }
 
-  /** The jobs still under way: not terminal, and still read (one whose reading failed for good, a 404 say, has stopped: its row says why). */
+  /** The jobs still under way: not terminal, and not stopped by an error (a 404, say: no longer read, its row says why; an export a publish observes is read by it). */
   running(): TrackedJob[] {
-    return this.list().filter((job) => !isTerminal(job) && this.scheduler.isTracking(jobKey(job)));
+    return this.list().filter((job) => !isTerminal(job) && (this.scheduler.isTracking(jobKey(job)) || !this.errors.has(jobKey(job))));
   }
 
   get(key: JobKey): TrackedJob | undefined {
