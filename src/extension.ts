@@ -51,8 +51,11 @@ import { Session } from './vscode/session';
 import { watchSettings } from './vscode/settingsWatcher';
 import { JobsStatusBar } from './vscode/statusBar';
 import type { JobNode, JobsTreeProvider } from './vscode/tree/jobsTree';
+import { JobNodes } from './vscode/tree/jobNodes';
 import { JobViews } from './vscode/tree/views';
+import { fromCode } from './vscode/fromCode';
 import { ValuesDiagnostics } from './vscode/values/diagnostics';
+import { Ui } from './vscode/ui';
 import { SetupProgress } from './vscode/walkthrough';
 
 /** Every command, a module each (or a close group), registered the same way. */
@@ -91,7 +94,11 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   readersRevealContact,
 ];
 
-/** What activate() returns: the parts the integration tests inspect. Not a public API. */
+/**
+ * What activate() returns outside production: the parts the integration tests and benchmarks
+ * inspect. Not a public API, and never handed out in production: another extension reading
+ * `exports` would get the session (and through it the key store) and `fromCode`.
+ */
 export interface DocsAdminInternals {
   session: Session;
   agentView: vscode.TreeView<JobNode>;
@@ -106,6 +113,8 @@ export interface DocsAdminInternals {
   notifier: Notifier;
   /** Every message shown, as the workbench was given it. */
   messages: Messages;
+  /** Every other text VS Code renders goes through it; it remembers the questions put to the person. */
+  ui: Ui;
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
@@ -116,10 +125,14 @@ export interface DocsAdminInternals {
   lmTools: lmTools.LmTools;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
+  /** Marks a command's options as coming from code (see fromCode.ts), as the extension's own calls do. A link's JSON cannot carry the mark. */
+  fromCode: typeof fromCode;
+  /** The extension's SecretStorage, to set up what an earlier version left there. */
+  secrets: vscode.SecretStorage;
 }
 
 /** Builds the parts, wires them, registers them. No network and no file scan here. */
-export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
+export function activate(context: vscode.ExtensionContext): DocsAdminInternals | undefined {
   const started = performance.now();
   // The core's messages (errors, labels) in the display language, as the adapters' own.
   configureL10n(vscode.l10n.bundle);
@@ -127,21 +140,23 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const keys = new KeyStore(context.secrets);
   const log = channelLogger(channel, () => keys.known());
   const messages = new Messages();
+  const ui = new Ui();
   const session = new Session(context, keys, log, messages);
   // The Git extension is looked up in the background: activation does not wait for it.
   const git = new GitAccess(log);
-  const views = new JobViews(session, git);
-  const statusBar = new JobsStatusBar(session);
-  const notifier = new Notifier(messages);
+  const nodes = new JobNodes(context.globalState);
+  const views = new JobViews(session, git, nodes);
+  const statusBar = new JobsStatusBar(session, ui);
+  const notifier = new Notifier(messages, nodes);
   const setup = new SetupProgress(session, keys, context.globalState);
-  const previews = new PreviewManager(log);
+  const previews = new PreviewManager(log, ui);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
   const composer = new PromptComposer(context.globalStorageUri, context.globalState, log);
   const logs = new DeploymentLogs(session);
   // Reader analytics: nothing asked nor scanned until the Readers view or a docs page needs them.
-  const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen());
-  const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git, triggers: new ClientTriggers(), logs, readers };
+  const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen(), (id) => nodes.itemId(id));
+  const deps: Deps = { context, session, keys, log, channel, messages, ui, reveal: (node) => views.reveal(node), nodes, setup, previews, composer, git, values, triggers: new ClientTriggers(), logs, readers };
 
   // The tools an AI assistant can call (Copilot's agent mode): the same core paths as the commands.
   const tools = lmTools.register(deps);
@@ -174,7 +189,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, previews, values, setup, composer, git, readers, lmTools: tools.tools, activationMs: performance.now() - started };
+  if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, readers, lmTools: tools.tools, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
 }
 
 export function deactivate(): void {

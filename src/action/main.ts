@@ -13,6 +13,7 @@ import { forTerminal } from '../core/untrusted';
 import { EXIT, exitCodeOf, UsageError } from '../cli/exit';
 import { actionClient } from './client';
 import { runOperation, type Report } from './operations';
+import { checkOutput } from './outputs';
 import { processIo, Runner, type RunnerIo } from './runner';
 import { OPERATIONS, type Operation } from './spec';
 import { summaryMarkdown } from './summary';
@@ -63,7 +64,12 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
       client,
       report,
       line,
-      output: (name, value) => runner.output(name, value),
+      output: (name, value) => {
+        // Later steps read outputs, often pasted into a shell script: a value that is not what it should be is not set.
+        const checked = checkOutput(name, value);
+        if (checked.ok) runner.output(name, checked.value);
+        else runner.warning(safe(l10n.t('The {0} output was not set: {1}.', name, checked.reason)));
+      },
       input: (name) => runner.input(name),
       timeoutMs,
       env: io.env,

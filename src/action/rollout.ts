@@ -6,7 +6,7 @@
  * when unquoted, with a clear message, rather than passed to the program as an odd argument.
  */
 import * as l10n from '@vscode/l10n';
-import { runRolloutProcess } from '../core/deploy/rolloutProcess';
+import { rolloutEnvironment, runRolloutProcess } from '../core/deploy/rolloutProcess';
 import { UsageError } from '../cli/exit';
 
 export function splitCommand(text: string): string[] {
@@ -51,10 +51,10 @@ export function splitCommand(text: string): string[] {
 
 /**
  * Runs the command (split by `splitCommand`) without a shell, with `env` minus the admin key and
- * the action's inputs; each line it prints goes to `line`.
+ * the action's inputs (whatever the case of their names); each line it prints goes to `line`.
  */
 export function rolloutRunner(command: string, env: NodeJS.ProcessEnv, line: (text: string) => void): (signal?: AbortSignal) => Promise<void> {
   const [program = '', ...args] = splitCommand(command);
-  const childEnv = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'DOCS_ADMIN_API_KEY' && !name.startsWith('INPUT_')));
+  const childEnv = rolloutEnvironment(env, ['INPUT_']);
   return (signal) => runRolloutProcess({ program, args }, { env: childEnv, line, signal });
 }

@@ -1,7 +1,7 @@
 /** `docs-admin publish`: export, wait, bundle, values, rollout. */
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import { runRolloutProcess } from '../core/deploy/rolloutProcess';
+import { rolloutEnvironment, runRolloutProcess } from '../core/deploy/rolloutProcess';
 import { publish, stepTitle } from '../core/deploy/publish';
 import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain } from '../core/jobs/input';
@@ -13,8 +13,7 @@ import { EXIT, UsageError } from './exit';
 
 /** Runs the rollout command in the person's shell (their own command line); its output goes to stderr (stdout is ours). */
 function rolloutRunner(command: string, io: Io): (signal?: AbortSignal) => Promise<void> {
-  const env = { ...io.env };
-  delete env.DOCS_ADMIN_API_KEY;
+  const env = rolloutEnvironment(io.env);
   return (signal) => runRolloutProcess({ shell: command }, { env, line: (text) => io.err(`${text}\n`), signal });
 }
 

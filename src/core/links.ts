@@ -4,17 +4,28 @@
  * else a server could send to run something on the user's machine.
  */
 import * as l10n from '@vscode/l10n';
+import { BlockList, isIP } from 'node:net';
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** 127.0.0.0/8 and ::1; Node's BlockList also matches an IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) against the IPv4 range. */
+function loopbackAddresses(): BlockList {
+  const list = new BlockList();
+  list.addSubnet('127.0.0.0', 8, 'ipv4');
+  list.addAddress('::1', 'ipv6');
+  return list;
+}
 
 /**
- * `localhost`, 127.0.0.0/8 and ::1. Not `*.localhost`: a name such as `api.localhost` is looked
- * up like any other (no resolver is bound to answer loopback for it), so plain http: to it could
- * carry the admin key in clear to another host.
+ * `localhost`, and an address in 127.0.0.0/8 or ::1 in any of its spellings (`[::1]`,
+ * `0:0:0:0:0:0:0:1`, the IPv4-mapped `::ffff:127.0.0.1`, which the URL parser writes
+ * `[::ffff:7f00:1]`). Not `*.localhost`: a name such as `api.localhost` is looked up like any
+ * other (no resolver is bound to answer loopback for it), so plain http: to it could carry the
+ * admin key in clear to another host.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost') return true;
+  const family = isIP(host);
+  return family !== 0 && loopbackAddresses().check(host, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 export type LinkVerdict = { ok: true; url: URL } | { ok: false; reason: string };

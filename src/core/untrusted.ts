@@ -27,10 +27,17 @@ function escape(c: string): string {
  * characters escapes, and `](` becomes `] (`, which no message renderer takes for a link.
  */
 export function forMessage(text: string): string {
-  return text
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(INVISIBLE, escape)
-    .replace(/\]\(/g, '] (');
+  return breakLinks(text.replace(/[\r\n\t]+/g, ' ').replace(INVISIBLE, escape));
+}
+
+/** As `forMessage`, line by line: the line breaks of a modal's detail or a tooltip are kept. */
+export function forMessageLines(text: string): string {
+  return text.split('\n').map(forMessage).join('\n');
+}
+
+/** `](` becomes `] (`: no message renderer takes `[label](target)` for a link any more; it reads the same. */
+export function breakLinks(text: string): string {
+  return text.replace(/\]\(/g, '] (');
 }
 
 /**

@@ -7,14 +7,16 @@ import type { Logger } from '../core/log';
 import type { PromptComposer } from './composer';
 import type { ClientTriggers } from './deployments';
 import type { DeploymentLogs } from './deploymentLogs';
-import { codeArgs } from './fromCode';
+import { codeArgs, isFromCode } from './fromCode';
 import type { GitAccess } from './git/gitAccess';
 import type { KeyStore } from './keys';
 import type { Messages } from './messages';
 import type { PreviewManager } from './preview';
 import type { Readers } from './readers/readers';
 import type { Session } from './session';
-import type { JobNode } from './tree/jobsTree';
+import type { JobNode, JobNodes } from './tree/jobNodes';
+import type { Ui } from './ui';
+import type { ValuesDiagnostics } from './values/diagnostics';
 import type { SetupProgress } from './walkthrough';
 
 export interface Deps {
@@ -25,7 +27,11 @@ export interface Deps {
   channel: vscode.LogOutputChannel;
   /** The one way to show a message: it makes whatever the text quotes safe (no links). */
   messages: Messages;
+  /** The one way to every other text VS Code renders (progress, input boxes, quick picks, dialogs, the status bar). */
+  ui: Ui;
   reveal: (node: JobNode) => void;
+  /** The rows this extension handed out: a command takes a row only when it is one of these. */
+  nodes: JobNodes;
   /** The walkthrough's progress (a publish completes its last step). */
   setup: SetupProgress;
   /** The bundle previews running in this window. */
@@ -34,6 +40,8 @@ export interface Deps {
   composer: PromptComposer;
   /** The built-in Git extension, when enabled (Review Changes, Check Out Agent Branch). */
   git: GitAccess;
+  /** The values files' diagnostics: which file a quick fix's token stands for. */
+  values: Pick<ValuesDiagnostics, 'fileOfToken'>;
   /** Deployment, preview and automation triggers, per API client (paced, one in flight each). */
   triggers: ClientTriggers;
   /** The deployments' log documents. */
@@ -73,19 +81,52 @@ export function requireService(deps: Pick<Deps, 'session'>) {
   return service;
 }
 
-export function isJobNode(value: unknown): value is JobNode {
-  return typeof value === 'object' && value !== null && typeof (value as JobNode).key === 'string';
+/**
+ * Whether `value` is one of the rows this extension handed out (its tree's, or its own code's),
+ * checked by identity: a link's JSON that reads like a row is not one (see tree/jobNodes.ts).
+ */
+export function isJobNode(deps: Pick<Deps, 'nodes'>, value: unknown): value is JobNode {
+  return deps.nodes.has(value);
+}
+
+/** The refusal of an argument that did not come from Docs Admin (a link in a message, a page, another extension's Markdown). */
+export function fromOutside(id: string): Error {
+  return new Error(vscode.l10n.t('{0} was run with options that choose files or skip its questions, from outside Docs Admin (a link in a message?): refused. Run it from the Command Palette or the Docs Admin views.', id));
+}
+
+/**
+ * A command's first argument when it takes a row: one of the rows handed out, or none (the
+ * palette). Anything else (a link's JSON, a Uri, a string) is refused, and nothing is done.
+ */
+export function rowOrNone(deps: Pick<Deps, 'nodes'>, value: unknown, id: string): JobNode | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isJobNode(deps, value)) return value;
+  throw fromOutside(id);
 }
 
 /**
  * A command's options that choose files or skip its questions, only when they came from code
  * (see fromCode.ts): from a link in a message, or anything else that passes plain JSON, they
- * are refused, and the command does nothing.
+ * are refused, and the command does nothing. A row (a view's title bar hands a command the row
+ * in focus) is no option: the command runs as from the palette.
  */
-export function optionsFromCode<T extends object>(given: T | undefined, id: string): Partial<T> {
+export function optionsFromCode<T extends object>(deps: Pick<Deps, 'nodes'>, given: T | undefined, id: string): Partial<T> {
+  if (isJobNode(deps, given)) return {};
   const args = codeArgs(given);
-  if (args === undefined) {
-    throw new Error(vscode.l10n.t('{0} was run with options that choose files or skip its questions, from outside Docs Admin (a link in a message?): refused. Run it from the Command Palette or the Docs Admin views.', id));
-  }
+  if (args === undefined) throw fromOutside(id);
   return args;
+}
+
+/**
+ * The value a command that asks for one (a base URL, a project id, an environment, a job id, a
+ * domain) was given: `value` from code (`fromCode({ value })`) is used as it is; a string from
+ * anywhere else (a link: `command:docsAdmin.baseUrl.set?["https://…"]`) is only `suggested`,
+ * shown in the box for the person to confirm or change. Anything else is not used.
+ */
+export function valueFromCode(given: unknown): { value?: string; suggested?: string } {
+  if (isFromCode(given)) {
+    const value = (given as { value?: unknown }).value;
+    return typeof value === 'string' ? { value } : {};
+  }
+  return typeof given === 'string' ? { suggested: given } : {};
 }

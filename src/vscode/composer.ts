@@ -25,6 +25,8 @@ const SAVE_DELAY_MS = 300;
 export class PromptComposer implements vscode.Disposable {
   private readonly root: vscode.Uri;
   private readonly saves = new Map<string, NodeJS.Timeout>();
+  /** What the Send and Discard CodeLenses hand their commands: made here, checked by identity (a link's JSON is never one). */
+  private readonly tokens = new WeakMap<object, vscode.Uri>();
   private readonly lensEmitter = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
 
@@ -51,6 +53,17 @@ export class PromptComposer implements vscode.Disposable {
     const root = this.root.path.endsWith('/') ? this.root.path : `${this.root.path}/`;
     if (!uri.path.startsWith(root)) return undefined;
     return parseDraftPath(uri.path.slice(root.length).split('/'));
+  }
+
+  /** The draft a CodeLens's token stands for; undefined for anything else (a link cannot make a token). */
+  draftOfToken(value: unknown): vscode.Uri | undefined {
+    return typeof value === 'object' && value !== null ? this.tokens.get(value) : undefined;
+  }
+
+  private token(uri: vscode.Uri): object {
+    const token = { draft: uri.toString() };
+    this.tokens.set(token, uri);
+    return token;
   }
 
   /** The file of a draft. */
@@ -208,9 +221,9 @@ export class PromptComposer implements vscode.Disposable {
       new vscode.CodeLens(top, {
         title: address.request.kind === 'create' ? `$(send) ${vscode.l10n.t('Send to agent')}` : `$(send) ${vscode.l10n.t('Send follow-up to job {0}', address.request.jobId)}`,
         command: 'docsAdmin.agent.send',
-        arguments: [document.uri],
+        arguments: [this.token(document.uri)],
       }),
-      new vscode.CodeLens(top, { title: `$(trash) ${vscode.l10n.t('Discard draft')}`, command: 'docsAdmin.agent.discardDraft', arguments: [document.uri] }),
+      new vscode.CodeLens(top, { title: `$(trash) ${vscode.l10n.t('Discard draft')}`, command: 'docsAdmin.agent.discardDraft', arguments: [this.token(document.uri)] }),
     ];
   }
 

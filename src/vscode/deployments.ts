@@ -40,8 +40,8 @@ export type DeploymentJob = Extract<TrackedJob, { kind: 'deployment' }>;
  * Runs a trigger in a notification: what it waits for (the client's pacing, a 429) shows as its
  * message, and Cancel works until the request is sent. Undefined when cancelled.
  */
-export function triggerWithProgress<T>(title: string, run: (options: TriggerOptions) => Promise<T>): Promise<T | undefined> {
-  return withCancellableProgress(title, (progress, signal) =>
+export function triggerWithProgress<T>(deps: Pick<Deps, 'ui'>, title: string, run: (options: TriggerOptions) => Promise<T>): Promise<T | undefined> {
+  return withCancellableProgress(deps.ui, title, (progress, signal) =>
     run({
       signal,
       onWait: (ms, why) =>
@@ -58,7 +58,7 @@ export function triggerWithProgress<T>(title: string, run: (options: TriggerOpti
 /** Tracks a deployment just started, and selects its row. */
 export async function trackStarted(deps: Deps, statusId: string, target: DeployTarget): Promise<DeploymentJob> {
   const job = (await requireService(deps).trackDeployment(statusId, target)) as DeploymentJob;
-  deps.reveal({ key: `deployment:${statusId}`, kind: 'deployment' });
+  deps.reveal(deps.nodes.of(`deployment:${statusId}`, 'deployment'));
   await deps.setup.update();
   return job;
 }
@@ -66,7 +66,7 @@ export async function trackStarted(deps: Deps, statusId: string, target: DeployT
 /** A preview of `branch`: started (paced, once), tracked, its row selected. Undefined when cancelled. */
 export async function startPreview(deps: Deps, branch: string, agentJobId?: string): Promise<DeploymentJob | undefined> {
   const triggers = triggersOf(deps);
-  const started = await triggerWithProgress(vscode.l10n.t('Starting a preview of {0}…', branch), (options) => triggers.preview(branch, options));
+  const started = await triggerWithProgress(deps, vscode.l10n.t('Starting a preview of {0}…', branch), (options) => triggers.preview(branch, options));
   if (started === undefined) return undefined;
   const target: DeployTarget = { kind: 'preview', branch, ...(started.previewUrl === undefined ? {} : { previewUrl: started.previewUrl }), ...(agentJobId === undefined ? {} : { agentJobId }) };
   deps.log.info(`Preview of ${JSON.stringify(branch)} queued: status ${started.statusId}`);
@@ -74,15 +74,15 @@ export async function startPreview(deps: Deps, branch: string, agentJobId?: stri
 }
 
 /** A row's deployment (or the one a notification names). */
-export function deploymentOf(deps: Pick<Deps, 'session'>, node: unknown): DeploymentJob {
-  if (!isJobNode(node) || node.kind !== 'deployment') throw new Error(vscode.l10n.t('Pick a deployment in the Deployments view.'));
+export function deploymentOf(deps: Pick<Deps, 'session' | 'nodes'>, node: unknown): DeploymentJob {
+  if (!isJobNode(deps, node) || node.kind !== 'deployment') throw new Error(vscode.l10n.t('Pick a deployment in the Deployments view.'));
   const job = requireService(deps).get(node.key);
   if (job?.kind !== 'deployment') throw new Error(vscode.l10n.t('That deployment is no longer tracked.'));
   return job;
 }
 
 /** Asks which tracked deployment (for a command run from the palette); undefined when dismissed. */
-export async function pickDeployment(deps: Pick<Deps, 'session'>, title: string, filter: (job: DeploymentJob) => boolean = () => true): Promise<DeploymentJob | undefined> {
+export async function pickDeployment(deps: Pick<Deps, 'session' | 'ui'>, title: string, filter: (job: DeploymentJob) => boolean = () => true): Promise<DeploymentJob | undefined> {
   const { presentTracked } = await import('../core/jobs/rows.js');
   const service = requireService(deps);
   const jobs = service.list().filter((j): j is DeploymentJob => j.kind === 'deployment' && filter(j)).sort((a, b) => b.addedAt - a.addedAt);
@@ -92,5 +92,5 @@ export async function pickDeployment(deps: Pick<Deps, 'session'>, title: string,
     // Server text (a branch, a commit message): no icon syntax.
     return { label: p.label.replace(/\$\(/g, '\\$('), description: p.description.replace(/\$\(/g, '\\$('), job };
   });
-  return (await vscode.window.showQuickPick(items, { title, ignoreFocusOut: true }))?.job;
+  return (await deps.ui.quickPick(items, { title, ignoreFocusOut: true }))?.job;
 }

@@ -15,7 +15,7 @@ const reasonOf = (cause: unknown) => (cause instanceof Error ? cause.message : S
 /** An admin key, and the origin of the server it was set for. */
 export interface StoredKey {
   key: string;
-  /** `https://api.example.com`; absent for a key set before origins were kept, or before a base URL. */
+  /** `https://api.example.com`; absent for a key stored by a version that kept no origin (never sent until confirmed). */
   origin?: string;
 }
 
@@ -59,9 +59,9 @@ export class KeyStore {
     return value;
   }
 
-  /** Stores the key for the server at `origin` (the environment's base URL when it was set). */
-  async set(environmentId: string, key: string, origin?: string): Promise<void> {
-    const stored: StoredKey = origin === undefined ? { key } : { key, origin };
+  /** Stores the key for the server at `origin` (the environment's base URL, named to the person when it was set). */
+  async set(environmentId: string, key: string, origin: string): Promise<void> {
+    const stored: StoredKey = { key, origin };
     try {
       await this.secrets.store(PREFIX + environmentId, JSON.stringify(stored));
     } catch (error) {

@@ -8,7 +8,7 @@
  * whatever a message quotes, nothing in it can be clicked. The raw values go to the log only.
  */
 import * as vscode from 'vscode';
-import { forMessage } from '../core/untrusted';
+import { forMessage, forMessageLines } from '../core/untrusted';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -18,11 +18,8 @@ export interface ShownMessage {
   text: string;
   detail?: string;
   items: string[];
-}
-
-/** A modal's detail keeps its line breaks; each line is made safe as a message is. */
-function safeDetail(detail: string): string {
-  return detail.split('\n').map(forMessage).join('\n');
+  /** A modal dialog: it waits for an answer. */
+  modal?: boolean;
 }
 
 export class Messages {
@@ -41,9 +38,12 @@ export class Messages {
     return this.show('info', text, undefined, items);
   }
 
-  /** With options: a modal, or a detail line. */
+  /**
+   * With options: a modal, or a detail line. A question the workbench would not show (VS Code
+   * refuses modal dialogs in an extension test host) is a question not answered: `undefined`.
+   */
   ask(severity: Severity, text: string, options: vscode.MessageOptions, ...items: string[]): Thenable<string | undefined> {
-    return this.show(severity, text, options, items);
+    return this.show(severity, text, options, items).then(undefined, () => undefined);
   }
 
   /** A passing note in the status bar, hidden after `hideAfterMs`. */
@@ -60,8 +60,8 @@ export class Messages {
 
   private show(severity: Severity, text: string, options: vscode.MessageOptions | undefined, items: string[]): Thenable<string | undefined> {
     const safe = forMessage(text);
-    const safeOptions = options?.detail === undefined ? options : { ...options, detail: safeDetail(options.detail) };
-    this.record({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items });
+    const safeOptions = options?.detail === undefined ? options : { ...options, detail: forMessageLines(options.detail) };
+    this.record({ severity, text: safe, ...(safeOptions?.detail === undefined ? {} : { detail: safeOptions.detail }), items, ...(options?.modal === true ? { modal: true } : {}) });
     const window = vscode.window;
     switch (severity) {
       case 'error':

@@ -3,13 +3,16 @@ import { noticeFor, type Notice } from '../core/jobs/notices';
 import type { Transition } from '../core/jobs/service';
 import { readConfig } from './config';
 import type { Messages } from './messages';
-import type { JobNode } from './tree/jobsTree';
+import type { JobNodes } from './tree/jobNodes';
 
 /** Shows notices for finished jobs; remembers the recent ones (tests read them). */
 export class Notifier {
   readonly recent: Notice[] = [];
 
-  constructor(private readonly messages: Messages) {}
+  constructor(
+    private readonly messages: Messages,
+    private readonly nodes: JobNodes,
+  ) {}
 
   get last(): Notice | undefined {
     return this.recent[this.recent.length - 1];
@@ -20,7 +23,8 @@ export class Notifier {
     if (notice === undefined) return;
     this.recent.push(notice);
     if (this.recent.length > 20) this.recent.shift();
-    const node: JobNode = { key: t.key, kind: t.job.kind };
+    // A row of the extension's own: the command takes it as it takes the tree's.
+    const node = this.nodes.of(t.key, t.job.kind);
     // The message quotes the server (an export's error, a repository): Messages leaves no link in it.
     void this.messages[notice.severity === 'error' ? 'error' : 'info'](notice.message, ...notice.actions.map((a) => a.title)).then((choice) => {
       const action = notice.actions.find((a) => a.title === choice);

@@ -34,5 +34,6 @@ export async function openSafely({ log, messages }: { log: Logger; messages: Mes
     void messages.warn(notOpened(kind, verdict.reason));
     return false;
   }
+  // eslint-disable-next-line no-restricted-properties -- the one place a link is opened, once checkOpenableLink took it
   return vscode.env.openExternal(vscode.Uri.parse(verdict.url.href, true));
 }

@@ -9,7 +9,7 @@ export async function pickCompletedExport(deps: Deps, title: string): Promise<Jo
     .filter((j) => j.kind === 'export' && j.snapshot?.status === 'completed')
     .sort((a, b) => (b.snapshot?.createdAt ?? '').localeCompare(a.snapshot?.createdAt ?? '') || b.addedAt - a.addedAt);
   if (jobs.length === 0) throw new Error(vscode.l10n.t('No completed static export is tracked. Start one with "Docs Admin: Start Static Export…" and wait for it to complete.'));
-  const picked = await vscode.window.showQuickPick(
+  const picked = await deps.ui.quickPick(
     jobs.map((j) => ({
       label: (j.kind === 'export' ? (j.domain ?? j.snapshot?.domain) : undefined) ?? j.id,
       description: j.id,

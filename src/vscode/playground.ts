@@ -5,14 +5,17 @@
 import * as vscode from 'vscode';
 import type { DeployTarget } from '../core/deployments/types';
 import { parseJobKey } from '../core/jobs/trackedJob';
+import { checkBaseUrl } from '../core/links';
 import type { KeyStore } from './keys';
 import type { Session } from './session';
 
 export async function seedPlayground(context: vscode.ExtensionContext, keys: KeyStore, session: Session): Promise<void> {
   const demo = process.env.DOCS_ADMIN_PLAYGROUND_KEY;
   if (context.extensionMode !== vscode.ExtensionMode.Development || demo === undefined || demo === '') return;
-  if ((await keys.get(session.environment.id)) === undefined) {
-    await keys.set(session.environment.id, demo);
+  // The simulator the playground started is the base URL it set: the demo key is for it.
+  const base = checkBaseUrl(session.environment.baseUrl);
+  if ((await keys.get(session.environment.id)) === undefined && base.ok) {
+    await keys.set(session.environment.id, demo, new URL(base.baseUrl).origin);
     await session.rebuild();
   }
   for (const entry of (process.env.DOCS_ADMIN_PLAYGROUND_TRACK ?? '').split(',')) {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { startPreviewServer, type PreviewServer } from '../core/bundle/preview/preview';
+import type { StatusItem, Ui } from './ui';
 
 interface Running {
   server: PreviewServer;
@@ -15,10 +16,14 @@ interface Running {
  */
 export class PreviewManager implements vscode.Disposable {
   private readonly running = new Map<string, Running>();
-  private readonly item = vscode.window.createStatusBarItem('docsAdmin.preview', vscode.StatusBarAlignment.Left, 49);
+  private readonly item: StatusItem;
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    ui: Ui,
+  ) {
+    this.item = ui.statusItem('docsAdmin.preview', vscode.StatusBarAlignment.Left, 49);
     this.item.name = vscode.l10n.t('Docs Admin: bundle preview');
     this.item.command = 'docsAdmin.preview.stop';
     this.subscriptions.push(vscode.window.tabGroups.onDidChangeTabs((e) => this.tabsChanged(e)));
@@ -42,6 +47,7 @@ export class PreviewManager implements vscode.Disposable {
     running.openIn = openIn;
     const external = await vscode.env.asExternalUri(vscode.Uri.parse(running.server.url));
     if (openIn === 'external') {
+      // eslint-disable-next-line no-restricted-properties -- the preview's own loopback server (asExternalUri maps it for a remote window)
       await vscode.env.openExternal(external);
     } else {
       await vscode.commands.executeCommand('simpleBrowser.show', external.toString(true));

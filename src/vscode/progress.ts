@@ -1,20 +1,19 @@
 import * as vscode from 'vscode';
 import { AbortedError } from '../core/abort';
-import { forMessage } from '../core/untrusted';
+import type { ProgressReport, Ui } from './ui';
 
 /**
  * Long work in a notification with Cancel; Cancel becomes an AbortSignal. The title and the
- * progress messages render links as a message does: they go through `forMessage`. Resolves `undefined`
- * when the person cancelled (the work's AbortedError), and rethrows anything else.
+ * progress messages render links as a message does: they go through Ui, which makes them safe.
+ * Resolves `undefined` when the person cancelled (the work's AbortedError), and rethrows anything else.
  */
-export async function withCancellableProgress<T>(title: string, work: (progress: vscode.Progress<{ message?: string; increment?: number }>, signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-  return vscode.window
-    .withProgress({ location: vscode.ProgressLocation.Notification, title: forMessage(title), cancellable: true }, async (progress, token) => {
+export async function withCancellableProgress<T>(ui: Ui, title: string, work: (progress: vscode.Progress<ProgressReport>, signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+  return ui
+    .progress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const controller = new AbortController();
       const cancel = token.onCancellationRequested(() => controller.abort());
-      const safe = { report: (value: { message?: string; increment?: number }) => progress.report(value.message === undefined ? value : { ...value, message: forMessage(value.message) }) };
       try {
-        return await work(safe, controller.signal);
+        return await work(progress, controller.signal);
       } finally {
         cancel.dispose();
       }

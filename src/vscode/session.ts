@@ -227,34 +227,43 @@ export class Session implements vscode.Disposable {
   }
 
   /**
-   * The environment's key, when it was set for the server at `origin`. A key set before origins
-   * were kept is bound to the server it is used with now. A key set for another server is not
-   * sent: the view says so, and a warning offers to set the key again or to use it for this server.
+   * The environment's key, when it was set for the server at `origin`. A key kept without its
+   * server (stored by an earlier version, which kept no origin) or set for another server is not
+   * sent, and never bound on its own: the view says so, and a warning, naming the server, offers
+   * to set the key again for it or to send this key there.
    */
   private async keyFor(env: Environment, origin: string): Promise<string | undefined> {
     const stored = await this.keys.read(env.id);
     if (stored === undefined) return undefined;
-    if (stored.origin === undefined) {
-      await this.keys.set(env.id, stored.key, origin);
-      return stored.key;
-    }
     if (stored.origin === origin) return stored.key;
-    this.log.warn(`${env.name}: the admin key was set for ${stored.origin}; the base URL is now ${origin}. The key is not sent there.`);
-    this.problem = vscode.l10n.t('The admin key of "{0}" was set for {1}, not for {2}: nothing was sent. Set the key again for this server, or confirm it in the warning.', env.name, stored.origin, origin);
-    const asked = `${env.id} ${stored.origin} ${origin}`;
-    if (this.askedOrigin !== asked) {
-      this.askedOrigin = asked;
-      const setKey = vscode.l10n.t('Set Admin Key');
-      const useIt = vscode.l10n.t('Send the Key to {0}', origin);
-      void this.messages.warn(this.problem, setKey, useIt).then(async (choice) => {
-        if (choice === setKey) await vscode.commands.executeCommand('docsAdmin.key.set');
-        if (choice === useIt && this.env.id === env.id) {
-          await this.keys.set(env.id, stored.key, origin);
-          await this.rebuild();
-        }
-      });
+    if (stored.origin === undefined) {
+      this.log.warn(`${env.name}: the admin key was stored without the server it is for; the base URL is ${origin}. The key is not sent there until confirmed.`);
+      this.problem = vscode.l10n.t('The admin key of "{0}" was stored without the server it is for: nothing was sent to {1}. Confirm it is for {1} in the warning, or set the key again.', env.name, origin);
+    } else {
+      this.log.warn(`${env.name}: the admin key was set for ${stored.origin}; the base URL is now ${origin}. The key is not sent there.`);
+      this.problem = vscode.l10n.t('The admin key of "{0}" was set for {1}, not for {2}: nothing was sent. Set the key again for this server, or confirm it in the warning.', env.name, stored.origin, origin);
     }
+    this.askAboutOrigin(env, stored.key, stored.origin, origin, this.problem);
     return undefined;
+  }
+
+  /** The warning that lets the person bind the key to `origin`, by its name (once per case). */
+  private askAboutOrigin(env: Environment, key: string, from: string | undefined, origin: string, problem: string): void {
+    const asked = `${env.id} ${from ?? '-'} ${origin}`;
+    if (this.askedOrigin === asked) return;
+    this.askedOrigin = asked;
+    const setKey = vscode.l10n.t('Set Admin Key for {0}', origin);
+    const useIt = vscode.l10n.t('Send the Key to {0}', origin);
+    void this.messages.warn(problem, setKey, useIt).then(async (choice) => {
+      // Only for the server named in the button: the base URL may have moved on since.
+      const now = checkBaseUrl(this.env.baseUrl);
+      if (this.env.id !== env.id || !now.ok || new URL(now.baseUrl).origin !== origin) return;
+      if (choice === setKey) await vscode.commands.executeCommand('docsAdmin.key.set');
+      if (choice === useIt) {
+        await this.keys.set(env.id, key, origin);
+        await this.rebuild();
+      }
+    });
   }
 
   /**

@@ -1,12 +1,17 @@
 import * as vscode from 'vscode';
 import { statusText } from '../core/jobs/summary';
 import type { Session } from './session';
+import type { StatusItem, Ui } from './ui';
 
 export class JobsStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('docsAdmin.running', vscode.StatusBarAlignment.Left, 50);
+  private readonly item: StatusItem;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly session: Session) {
+  constructor(
+    private readonly session: Session,
+    ui: Ui,
+  ) {
+    this.item = ui.statusItem('docsAdmin.running', vscode.StatusBarAlignment.Left, 50);
     this.item.name = vscode.l10n.t('Docs Admin: running jobs');
     this.item.command = 'workbench.view.extension.docsAdmin';
     this.subscription = session.onDidChangeJobs(() => this.update());

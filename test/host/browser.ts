@@ -24,6 +24,7 @@ export interface Page {
 export interface PageElement {
   textContent: string | null;
   classList: Iterable<string>;
+  getAttribute(name: string): string | null;
   querySelector(selector: string): PageElement | null;
 }
 

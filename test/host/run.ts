@@ -8,12 +8,24 @@
  *
  * `node out/test/host/run.js integration` or `... pseudo-locale` runs one of the two.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runPseudoLocale } from './pseudoLocale';
 import { REPO, runSuite } from './suite';
 
+/** The integration suite, with eyes and hands on the window (screen.ts): what it renders, and keys pressed in it. */
+async function integration(): Promise<number> {
+  const work = mkdtempSync(join(tmpdir(), 'docs-admin-screen-'));
+  try {
+    return await runSuite({ suite: resolve(REPO, 'out', 'test', 'integration', 'index.js'), label: 'integration', requireChannelLog: true, screenFile: join(work, 'screen.json') });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 const RUNS: Record<string, () => Promise<number>> = {
-  integration: () => runSuite({ suite: resolve(REPO, 'out', 'test', 'integration', 'index.js'), label: 'integration', requireChannelLog: true }),
+  integration,
   'pseudo-locale': runPseudoLocale,
 };
 

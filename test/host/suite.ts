@@ -52,7 +52,10 @@ export interface SuiteRun {
 }
 
 export async function runSuite(run: SuiteRun): Promise<number> {
-  const timeoutMs = Number(process.env.DOCS_ADMIN_TEST_HOST_TIMEOUT_MS ?? 300_000);
+  // A guard against a hung window, not a speed goal: the walk of every command with what a link
+  // can hand it (commandArgs.test.ts, issue 27) alone runs every command ~20 times, a few minutes
+  // on this loaded machine, so the whole suite gets 15 minutes.
+  const timeoutMs = Number(process.env.DOCS_ADMIN_TEST_HOST_TIMEOUT_MS ?? 900_000);
   const paths = ensureHost();
   const chromium = findChromium();
   const started = Date.now();

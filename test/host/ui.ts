@@ -180,7 +180,7 @@ async function main(): Promise<void> {
     await selectTheme(page, server, settings, 'Default Dark Modern');
 
     // Ask Agent from a page: the composer beside it, prefilled with the page and the selected
-    // lines; Ctrl+Enter sends; the new job's row appears.
+    // lines; Ctrl+Enter asks, and Enter sends; the new job's row appears.
     await runCommand(page, 'View: Close All Editor Groups');
     mkdirSync(join(server.workspace, 'docs'), { recursive: true });
     writeFileSync(join(server.workspace, 'docs', 'quickstart.mdx'), '# Quickstart\n\nInstall the CLI with npm.\n<Tip>Node 20 or later.</Tip>\n\nThen run it.\n');
@@ -209,6 +209,9 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-composer.png') });
     await page.keyboard.press('Control+Enter');
+    // Ctrl+Enter asks first (a link could run the same command), showing the prompt; Enter sends.
+    await expectText(page, '.monaco-dialog-box', /Send this prompt to the agent\?[\s\S]*Say which Node versions are tested/, 'the question before sending');
+    await page.keyboard.press('Enter');
     await expectText(page, '.pane-body', /acme\/docs @ docs-agent\/[\s\S]*active/, 'the new job row');
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
@@ -278,7 +281,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < (await steps.count()); i++) done.push(`${(await steps.nth(i).innerText()).split('\n')[0] ?? ''}: ${(await steps.nth(i).getAttribute('aria-checked')) ?? '?'}`);
       return done.join(', ');
     };
-    const wanted = 'Set your admin key: true, Connect to your project: true, Follow an agent job: true, Ask the agent: true, See what readers say: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
+    const wanted = 'Connect to your project: true, Set your admin key: true, Follow an agent job: true, Ask the agent: true, See what readers say: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
     for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
       if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
     }

@@ -3,12 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
 import type { ShownMessage } from '../../src/vscode/messages';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, fromCode, internals, waitFor } from './support';
 
 /** How long, in real time, an agent run lasts in this suite (see the simulator in `before`). */
 const RUN_REAL_MS = 3_600_000;
@@ -26,6 +25,14 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   };
   const posts = () => sim.requests.filter((r) => r.route === 'agent.create' || r.route === 'agent.message');
 
+  /** What the composer's CodeLens hands its command, as a click on it would. */
+  async function lens(draft: vscode.Uri, command: 'docsAdmin.agent.send' | 'docsAdmin.agent.discardDraft'): Promise<unknown[]> {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', draft);
+    const found = lenses.find((l) => l.command?.command === command);
+    assert.ok(found?.command?.arguments, `the ${command} CodeLens`);
+    return found.command.arguments as unknown[];
+  }
+
   async function type(text: string): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor && api.composer.addressOf(editor.document.uri), 'the composer is the active editor');
@@ -39,7 +46,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: RUN_REAL_MS * 1_000 } });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ask-it-'));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 2 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok' && api.session.client !== undefined);
@@ -71,8 +78,9 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.ok(text.includes('Page: docs/guide/install.mdx\nSelected lines 3-4:\n3 | Run the installer.\n4 | <Note>Needs admin rights.</Note>\n'), text);
     await type('Say which rights, and link the admin guide.');
     sim.clearRequests();
-    // Ctrl+Enter twice in a row: one job.
-    const [sent, twice] = await Promise.all([vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send'), vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send')]);
+    // Send clicked twice in a row: one job.
+    const send = await lens(draft, 'docsAdmin.agent.send');
+    const [sent, twice] = await Promise.all([vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...send), vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...send)]);
     assert.deepEqual(twice, { outcome: 'cancelled' });
     assert.equal(posts().length, 1);
     assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
@@ -95,7 +103,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const job = sim.addAgentJob({ durationMs: RUN_REAL_MS * 1_000, createdAt: sim.now() - RUN_REAL_MS - 1_000 });
     const id = String(job.id);
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
     const before = api.notifier.recent.length;
     const node = row(id);
@@ -103,7 +111,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agentJob.sendFollowUp', node);
     assert.deepEqual(api.composer.addressOf(draft)?.request, { kind: 'message', jobId: id });
     await type('Also fix the title.');
-    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.deepEqual(sent, { outcome: 'sent', jobId: id });
     assert.deepEqual(sim.agentPrompts(id), ['Also fix the title.']);
     assert.match(description(id) ?? '', /^active/, 'active again at once');
@@ -151,7 +159,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected lines 3-4:\n3 | Install the CLI with npm.\n4 | <Tip>Node 20 or later.</Tip>\n\n');
     await type('Say which Node versions are tested.');
     sim.clearRequests();
-    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
     assert.match(description(sent.jobId) ?? '', /^active/);
     assert.equal(existsSync(draft.fsPath), false, 'the sent draft is removed');
@@ -170,7 +178,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(posts().length, 1, 'nothing sent meanwhile');
     // Written and sent: a second job with the new request only, not the first instruction again.
     await type('Link the install guide.');
-    const second = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    const second = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.ok(second?.outcome === 'created' && second.jobId !== sent.jobId, JSON.stringify(second));
     assert.deepEqual(sim.agentPrompts(second.jobId), ['Page: docs/quickstart.mdx\nSelected line 6:\n6 | Then run it.\n\nLink the install guide.']);
     assert.deepEqual(sim.agentPrompts(sent.jobId), ['Page: docs/quickstart.mdx\nSelected lines 3-4:\n3 | Install the CLI with npm.\n4 | <Tip>Node 20 or later.</Tip>\n\nSay which Node versions are tested.']);
@@ -181,7 +189,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const job = sim.addAgentJob({ durationMs: RUN_REAL_MS * 1_000, createdAt: sim.now() - RUN_REAL_MS - 1_000 });
     const id = String(job.id);
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
     const page = quickstart();
     await select(page, 3, 3);
@@ -190,7 +198,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected line 3:\n3 | Install the CLI with npm.\n\n');
     await type('Name the npm package.');
     sim.clearRequests();
-    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft), { outcome: 'sent', jobId: id });
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send'))), { outcome: 'sent', jobId: id });
     assert.equal(existsSync(draft.fsPath), false, 'the sent follow-up is removed');
     assert.ok(vscode.workspace.textDocuments.some((d) => d.uri.toString() === draft.toString()), 'VS Code still holds the sent follow-up in memory');
 
@@ -202,7 +210,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(belowHeader(), '\nPage: docs/quickstart.mdx\nSelected line 4:\n4 | <Tip>Node 20 or later.</Tip>\n\n', 'a fresh follow-up with the new selection');
     assert.deepEqual(unsentNotice(shown), [], 'no "unsent draft" message');
     await type('Say 22 or later.');
-    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', next), { outcome: 'sent', jobId: id });
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(next, 'docsAdmin.agent.send'))), { outcome: 'sent', jobId: id });
 
     // And Ask Agent… after it: a fresh composer with the selection of the moment.
     await select(page, 1, 1);
@@ -215,7 +223,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
       'Page: docs/quickstart.mdx\nSelected line 3:\n3 | Install the CLI with npm.\n\nName the npm package.',
       'Page: docs/quickstart.mdx\nSelected line 4:\n4 | <Tip>Node 20 or later.</Tip>\n\nSay 22 or later.',
     ]);
-    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', ask);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: ask }));
   });
 
   it('a 429 and closing the composer keep the draft in its file (what a reload reads); a send that may have arrived is marked, and sent again only when agreed', async () => {
@@ -224,7 +232,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     sim.setAgentDefaults({ hourlyLimit: 0 });
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     await type('Rewrite the FAQ intro.\nKeep it short.');
-    const limited = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    const limited = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.equal(limited?.outcome, 'rateLimited');
     assert.match(limited.outcome === 'rateLimited' ? limited.message : '', /limit was hit .*Try again after \d\d:\d\d/);
     assert.equal(posts().length, 1);
@@ -246,19 +254,19 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     // A 5xx: the job may exist; the draft is kept and marked, so a second send asks first.
     sim.setAgentDefaults({ hourlyLimit: 100 });
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
-    const unsure = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send');
+    const unsure = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.equal(unsure?.outcome, 'mayHaveArrived');
     assert.match(unsure.outcome === 'mayHaveArrived' ? unsure.message : '', /may have been created anyway/);
     assert.equal(posts().length, 2, 'sent once, not resent');
     assert.ok(api.composer.wasMaybeSent(draft));
     assert.ok(existsSync(draft.fsPath));
     // The second send: declined, nothing goes (the question itself is answered by hand in the UI check).
-    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft, fromCode({ sendAgain: false })), { outcome: 'cancelled' });
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', fromCode({ uri: draft, sendAgain: false })), { outcome: 'cancelled' });
     assert.equal(posts().length, 2, 'nothing sent without agreement');
     assert.ok(api.composer.wasMaybeSent(draft), 'still marked');
     assert.ok(readFileSync(draft.fsPath, 'utf8').endsWith('Rewrite the FAQ intro.\nKeep it short.'), 'the draft is kept');
     // Agreed: sent once more, and the draft goes.
-    const agreed = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft, fromCode({ sendAgain: true }));
+    const agreed = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', fromCode({ uri: draft, sendAgain: true }));
     assert.ok(agreed?.outcome === 'created', JSON.stringify(agreed));
     assert.equal(posts().length, 3);
     assert.deepEqual(sim.agentPrompts(agreed.jobId), ['Rewrite the FAQ intro.\nKeep it short.']);
@@ -271,15 +279,15 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     await type('Never mind.');
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 503 });
-    assert.equal((await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send'))?.outcome, 'mayHaveArrived');
+    assert.equal((await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send'))))?.outcome, 'mayHaveArrived');
     assert.ok(api.composer.wasMaybeSent(draft));
-    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
     assert.equal(existsSync(draft.fsPath), false);
     assert.equal(api.composer.wasMaybeSent(draft), false);
     // Opened again: a new draft, not the discarded one.
     await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     assert.doesNotMatch(vscode.window.activeTextEditor?.document.getText() ?? '', /Never mind/);
-    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
   });
 
   it('what the person types while the prompt is being sent is kept: the draft stays, with what was sent and what was added, and says so', async () => {
@@ -290,7 +298,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     // The agent takes a moment to answer: the person goes on writing meanwhile.
     sim.injectFault({ route: 'agent.create', kind: 'delay', ms: 1_500 });
     const mark = api.messages.recent.at(-1);
-    const sending = vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    const sending = vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     await waitFor('the request', () => posts().length === 1);
     await type('\nAnd add a table of contents.');
     const sent = await sending;
@@ -305,7 +313,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     assert.match(vscode.window.activeTextEditor?.document.getText() ?? '', /And add a table of contents\.$/);
     assert.equal(posts().length, 1, 'nothing sent again');
-    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', draft);
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
   });
 
   it('a draft that holds only the page and lines it was opened with is not sent: it says what to write, and the draft stays', async () => {
@@ -315,13 +323,13 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     sim.clearRequests();
     const mark = api.messages.recent.at(-1);
-    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft), { outcome: 'blank' });
+    assert.deepEqual(await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send'))), { outcome: 'blank' });
     assert.equal(posts().length, 0, 'nothing sent');
     const shown = api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1);
     assert.ok(shown.some((m) => m.severity === 'warning' && /only the page and lines .*write what the agent should do/.test(m.text)), JSON.stringify(shown));
     assert.ok(existsSync(draft.fsPath), 'the draft stays');
     await type('Mention Node 22.');
-    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', draft);
+    const sent = await vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     assert.equal(sent?.outcome, 'created');
     assert.equal(posts().length, 1);
   });

@@ -16,8 +16,7 @@ import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { siteFiles } from '../simulator/site';
 import { rawTar } from '../unit/support/archives';
-import { configure, internals, waitFor } from './support';
-import { fromCode } from '../../src/vscode/fromCode';
+import { configure, fromCode, internals, waitFor } from './support';
 
 describe('the bundle in the editor: generate, download, extract, preview', function () {
   this.timeout(60_000);
@@ -42,7 +41,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     sim = await Simulator.start({ timeScale: 1_000, storageTls: { key: pki.key, cert: pki.cert } });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-bundle-it-'));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5, 'network.extraCaCertificates': [pki.caFile] });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');

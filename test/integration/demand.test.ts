@@ -1,10 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 import { jobKey } from '../../src/core/jobs/trackedJob';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, fromCode, internals, waitFor } from './support';
 
 /**
  * With a key stored and jobs tracked, the session's rebuild (what activation runs) asks the API
@@ -26,7 +25,7 @@ describe('no request before a view or the status bar needs the jobs (against the
     // 1 real ms is 1 simulated second.
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
@@ -34,7 +33,7 @@ describe('no request before a view or the status bar needs the jobs (against the
     for (const job of api.session.service?.list() ?? []) await api.session.service?.untrack(jobKey(job));
     for (const id of ['ended-1', 'ended-2']) {
       sim.addAgentJob({ id, durationMs: 1_000 });
-      await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     }
     await waitFor('the tracked jobs to end', () => (api.session.service?.list() ?? []).every((j) => j.snapshot?.status === 'completed'), 15_000);
   });
@@ -65,7 +64,7 @@ describe('no request before a view or the status bar needs the jobs (against the
 
   it('with a running job tracked: the status bar needs it, so it alone is read, and the ended ones are not', async () => {
     sim.addAgentJob({ id: 'running', durationMs: 100_000_000 });
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'running');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'running' }));
     await waitFor('its first reading', () => api.session.service?.get('agent:running')?.snapshot?.status === 'active');
     await hideViews();
     const before = sim.requests.length;

@@ -6,10 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, fromCode, internals, waitFor } from './support';
 
 describe('deployments, previews and automations in the editor (against the simulator)', function () {
   this.timeout(60_000);
@@ -17,7 +16,12 @@ describe('deployments, previews and automations in the editor (against the simul
   let api: DocsAdminInternals;
   let site: string;
 
-  const node = (statusId: string): JobNode => ({ key: `deployment:${statusId}`, kind: 'deployment' });
+  /** The Deployments view's own row (a command takes only the rows the view handed out). */
+  const node = (statusId: string): JobNode => {
+    const row = api.deploymentTree.getChildren().find((n) => n.key === `deployment:${statusId}`);
+    assert.ok(row, `the row of deployment ${statusId}`);
+    return row;
+  };
   const deploymentRow = (statusId: string) => api.deploymentTree.getChildren().find((n) => n.key === `deployment:${statusId}`);
   const describeRow = (statusId: string) => {
     const row = deploymentRow(statusId);
@@ -32,7 +36,7 @@ describe('deployments, previews and automations in the editor (against the simul
     sim = await Simulator.start({ timeScale: 60 });
     site = `${sim.storageBaseUrl}/site/acme/`;
     api = await internals();
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], siteUrl: undefined, notifications: 'all', 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
@@ -132,7 +136,7 @@ describe('deployments, previews and automations in the editor (against the simul
 
   it('Preview Agent Branch on an agent job\'s row: the row says "preview ready" and Open Preview opens the preview', async () => {
     sim.addAgentJob({ id: 'agent-preview', repository: 'https://github.com/acme/docs', ref: 'docs-agent/fix-links', durationMs: 1 });
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'agent-preview');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'agent-preview' }));
     await waitFor('the agent row', () => /^pull request opened/.test(String(agentRow('agent-preview') && api.agentTree.getTreeItem(agentRow('agent-preview') as JobNode).description)));
     const row = agentRow('agent-preview') as JobNode;
     const id = await vscode.commands.executeCommand<string>('docsAdmin.agentJob.previewBranch', row);
@@ -180,7 +184,7 @@ describe('deployments, previews and automations in the editor (against the simul
     const seeded = sim.addDeployment({ kind: 'preview', branch: 'feature/hostile', queuedMs: 0, durationMs: 600, outcome: 'failure', summary: hostile, author: { name: '[me](https://evil.example)', avatarUrl: 'javascript:alert(1)', githubUserId: 7 }, commit: { message: `${hostile}\nsecond line` }, failureLines: [`\u001b[31m${hostile}\u001b[0m`] });
     const id = String(seeded._id);
     const notices = api.notifier.recent.length;
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.deployment.track', `https://dashboard.example.com/deployments/${id}`), id);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.deployment.track', fromCode({ value: `https://dashboard.example.com/deployments/${id}` })), id);
     await waitFor('the failed row', () => String(describeRow(id)?.description).startsWith('failed'), 20_000);
     const item = describeRow(id);
     assert.equal(item?.label, 'Deployment of feature/hostile', 'tracked by its id: what it deploys is its commit\'s ref');
@@ -188,7 +192,8 @@ describe('deployments, previews and automations in the editor (against the simul
     const tooltip = (item?.tooltip as vscode.MarkdownString);
     assert.equal(tooltip.isTrusted, false);
     assert.doesNotMatch(tooltip.value, /(?<!\\)\]\(command:|(?<!\\)\]\(https:|(?<!\\)<img/, 'no link or tag survives in the tooltip (each is escaped)');
-    assert.ok(tooltip.value.includes('\\[run\\]\\(command:'), tooltip.value);
+    // The text is kept, its link broken (forMessage) and every Markdown character escaped.
+    assert.ok(tooltip.value.includes('\\[run\\] \\(command:'), tooltip.value);
     await waitFor('the notification', () => noticeAfter(notices, /failed to deploy/) !== undefined);
     const shown = api.messages.recent.find((m) => m.text.startsWith('Deployment of feature/hostile failed to deploy'));
     assert.ok(shown);

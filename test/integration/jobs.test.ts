@@ -3,8 +3,7 @@ import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
-import { fromCode } from '../../src/vscode/fromCode';
+import { configure, fromCode, internals, waitFor } from './support';
 
 describe('agent jobs and exports in the editor (against the simulator)', function () {
   this.timeout(60_000);
@@ -26,7 +25,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     // 1 real ms is 1 simulated second: a 30-minute job takes 1.8 s.
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
   });
@@ -42,7 +41,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     sim.addAgentJob({ id: 'job-first', repository: 'https://github.com/acme/docs', ref: 'main', durationMs: 1_000 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: `  ${sim.key}  ` })), true, 'the key is trimmed and accepted');
     await waitFor('the ok state', () => api.session.state === 'ok');
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-first');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-first' }));
     await waitFor('the row', () => description('job-first')?.startsWith('pull request opened') === true);
     const node = row('job-first');
     assert.ok(node);
@@ -60,7 +59,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
 
   it('tracks a job by a pasted URL', async () => {
     sim.addAgentJob({ id: 'job-from-url', durationMs: 1_000 });
-    const id = await vscode.commands.executeCommand('docsAdmin.agentJob.track', `${sim.baseUrl}/v2/agent/${sim.projectId}/job/job-from-url`);
+    const id = await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: `${sim.baseUrl}/v2/agent/${sim.projectId}/job/job-from-url` }));
     assert.equal(id, 'job-from-url');
     await waitFor('the row', () => row('job-from-url') !== undefined);
   });
@@ -69,7 +68,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     // It runs for an hour of real time, and ends when the simulator's clock is moved on: a slow
     // machine's first reading still finds it active.
     sim.addAgentJob({ id: 'job-live', repository: 'https://github.com/acme/guides', ref: 'agent/live', durationMs: 3_600_000_000 });
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-live');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-live' }));
     await waitFor('the active row', () => description('job-live')?.startsWith('active') === true);
     assert.equal(item(row('job-live') as JobNode).contextValue, 'agentJob.active');
     await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
@@ -83,7 +82,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('shows the server\'s 404 message on the row', async () => {
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-that-does-not-exist');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-that-does-not-exist' }));
     await waitFor('the error', () => (description('job-that-does-not-exist') ?? '').includes('not found'));
     assert.match(tooltipText(item(row('job-that-does-not-exist') as JobNode)), /Agent job not found/);
   });
@@ -96,7 +95,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     ];
     for (const [id, repository] of cases) {
       sim.addAgentJob({ id, repository, durationMs: 1 });
-      await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
       await waitFor(`${id} read`, () => (description(id) ?? '').startsWith('pull request opened'));
       const opened = await vscode.commands.executeCommand('docsAdmin.agentJob.openPullRequest', row(id));
       assert.equal(opened, false, `${repository} was refused`);
@@ -104,13 +103,13 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('Start Static Export strips a pasted scheme and path, and refuses what is not a domain', async () => {
-    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'https://docs.acme.dev/guides/install');
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'https://docs.acme.dev/guides/install' }));
     assert.ok(jobId);
     const sent = sim.requests.filter((r) => r.route === 'export.start').at(-1);
     assert.deepEqual(JSON.parse(sent?.body ?? '{}'), { domain: 'docs.acme.dev' });
     await waitFor('the export row', () => row(jobId, api.exportTree) !== undefined);
     const before = sim.requests.filter((r) => r.route === 'export.start').length;
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', 'not a domain'), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', fromCode({ value: 'not a domain' })), undefined);
     assert.equal(sim.requests.filter((r) => r.route === 'export.start').length, before, 'nothing was sent');
   });
 
@@ -119,7 +118,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
     // 50 simulated seconds are 50 ms here; the first poll is answered after 300 ms, when the export has failed.
     sim.setExportDefaults({ queuedMs: 0, durationMs: 50_000, outcome: 'failed', error: 'Rendering failed: page /quick timed out' });
     sim.injectFault({ route: 'export.status', kind: 'delay', ms: 300, times: 1 });
-    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'docs.quickfail.dev');
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'docs.quickfail.dev' }));
     assert.ok(jobId);
     await waitFor('the failed row', () => (description(jobId, api.exportTree) ?? '').startsWith('failed'), 15_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Static export of docs.quickfail.dev failed: Rendering failed: page /quick timed out'));
@@ -130,7 +129,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
 
   it('an export shows progress, then offers its bundle link with the expiry', async () => {
     sim.setExportDefaults({ queuedMs: 100_000, durationMs: 2_000_000, pages: 300 });
-    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'docs.acme.dev');
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'docs.acme.dev' }));
     await waitFor('progress', () => /^running · \d+% · [\d,]+ pages/.test(description(jobId, api.exportTree) ?? ''), 15_000);
     await waitFor('the status bar', () => /^Export \d+%/.test(api.statusBar.text ?? ''));
     await waitFor('completion', () => (description(jobId, api.exportTree) ?? '').startsWith('completed · 300 pages'), 15_000);
@@ -143,7 +142,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
 
   it('a rejected key shows the key-rejected state and stops polling', async () => {
     sim.addAgentJob({ id: 'job-before-revoke', durationMs: 100_000_000 });
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-before-revoke');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-before-revoke' }));
     await waitFor('the row', () => (description('job-before-revoke') ?? '').startsWith('active'));
     const good = sim.keys.splice(0, sim.keys.length, { key: 'da_replacement_key' });
     try {
@@ -164,7 +163,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   it('refreshes only the row whose job changed', async () => {
     // A running export's progress changes at every poll while its place in the list does not.
     sim.setExportDefaults({ queuedMs: 0, durationMs: 60_000_000, pages: 1_000 });
-    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'rows.acme.dev');
+    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'rows.acme.dev' }));
     await waitFor('the running row', () => (description(jobId, api.exportTree) ?? '').startsWith('running'));
     const events: (JobNode | JobNode[] | undefined | null | void)[] = [];
     const listening = api.exportTree.onDidChangeTreeData((e) => events.push(e));
@@ -192,7 +191,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
 
   it('refuses the key where the project id belongs, and the reverse, keeping both as they were', async () => {
     const config = () => vscode.workspace.getConfiguration('docsAdmin');
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', sim.key), undefined, 'refused');
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', fromCode({ value: sim.key })), undefined, 'refused');
     assert.equal(config().get('projectId'), sim.projectId, 'the key never reached the settings');
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.projectId })), undefined, 'refused');
     assert.equal(api.session.state, 'ok', 'the key in use is still the good one');
@@ -202,11 +201,11 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
 
   it('two environments keep separate keys', async () => {
     await configure({ environments: [{ name: 'staging', baseUrl: sim.baseUrl, projectId: sim.projectId }] });
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'env:staging' }));
     await waitFor('staging without a key', () => api.session.environment.name === 'staging' && api.session.state === 'noKey');
     assert.equal(api.agentView.description, 'staging');
     assert.equal(rows().length, 0, 'staging has its own (empty) job list');
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await waitFor('default with its key', () => api.session.environment.id === 'default' && api.session.state === 'ok');
     assert.ok(rows().length > 0);
   });

@@ -9,8 +9,7 @@ import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { nonLoopbackAddress, TestProxy } from '../support/proxy';
-import { configure, internals, waitFor } from './support';
-import { fromCode } from '../../src/vscode/fromCode';
+import { configure, fromCode, internals, waitFor } from './support';
 
 const KEY = 'da_it_network_key_4e7a';
 
@@ -67,7 +66,7 @@ describe('proxies and certificates in the editor: http.proxy, http.noProxy, extr
     farTls = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], host: nonLoopbackAddress(), tls: { key: pki.key, cert: pki.cert } });
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-network-it-'));
     api = await internals();
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await useSimulator(sim, /^requests go direct/);
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: KEY })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');

@@ -13,9 +13,8 @@ import { readStaticExport } from '../../src/core/deploy/values';
 import { JobRegistry } from '../../src/core/jobs/registry';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
-import { configure, hostLogger, internals, waitFor } from './support';
+import { configure, fromCode, hostLogger, internals, waitFor } from './support';
 import { jobKey, type TrackedJob } from '../../src/core/jobs/trackedJob';
-import { fromCode } from '../../src/vscode/fromCode';
 
 const STAGING_KEY = 'da_reliability_staging_key_77f3';
 
@@ -32,7 +31,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: 'da_sim_demo_3f9c2a7e51b84d06' }, { key: STAGING_KEY }] });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-reliability-it-'));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [{ name: 'staging', baseUrl: sim.baseUrl, projectId: 'proj_staging' }], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
@@ -41,9 +40,9 @@ describe('reliability in the editor: hostile input, shared state, values changed
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'env:staging' }));
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined, 'rollout.command': undefined });
     await sim.stop();
@@ -56,7 +55,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
       sim.clearRequests();
       await vscode.commands.executeCommand('docsAdmin.refresh');
       sim.addAgentJob({ id: 'rel-key-check' });
-      await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'rel-key-check');
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'rel-key-check' }));
       await waitFor('a request', () => sim.requests.some((r) => r.route === 'agent.get'));
       assert.ok(sim.requests.every((r) => r.headers.authorization === `Bearer ${sim.key}`));
     });
@@ -68,41 +67,41 @@ describe('reliability in the editor: hostile input, shared state, values changed
 
     it('Track Agent Job refuses the admin key pasted as a job id: nothing sent', async () => {
       sim.clearRequests();
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.agentJob.track', sim.key), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: sim.key })), undefined);
       await new Promise((r) => setTimeout(r, 200));
       assert.ok(!sim.requests.some((r) => r.path.includes(sim.key)), 'the key never travelled in a path');
       assert.equal(api.session.service?.get(`agent:${sim.key}`), undefined);
     });
 
     it('Set Project ID refuses the admin key of another environment', async () => {
-      await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:staging');
+      await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'env:staging' }));
       await waitFor('staging', () => api.session.environment.name === 'staging');
       assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: STAGING_KEY })), true);
-      await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+      await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
       await waitFor('default', () => api.session.environment.id === 'default' && api.session.state === 'ok');
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', ` ${STAGING_KEY}\n`), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', fromCode({ value: ` ${STAGING_KEY}\n` })), undefined);
       assert.equal(vscode.workspace.getConfiguration('docsAdmin').get('projectId'), sim.projectId, 'the key never reached the settings');
     });
 
     it('Set Base URL refuses credentials and line breaks, and keeps the URL in use', async () => {
       for (const bad of ['https://admin:s3cret@api.example.com', 'https://api.exa\nmple.com', 'admin:s3cret@api.example.com']) {
-        assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', bad), undefined, bad);
+        assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: bad })), undefined, bad);
       }
       assert.equal(vscode.workspace.getConfiguration('docsAdmin').get('baseUrl'), sim.baseUrl);
     });
 
     it('Start Static Export sends an international domain in punycode', async () => {
-      const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', 'dócs.example.com');
+      const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'dócs.example.com' }));
       assert.ok(jobId);
       assert.deepEqual(JSON.parse(sim.requests.filter((r) => r.route === 'export.start').at(-1)?.body ?? '{}'), { domain: 'xn--dcs-gna.example.com' });
       const before = exportStarts();
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', 'docs.example.com\u0000'), undefined);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', fromCode({ value: 'docs.example.com\u0000' })), undefined);
       assert.equal(exportStarts(), before, 'nothing was sent');
     });
 
     it('Open Pull Request refuses a link with a user name before its host', async () => {
       sim.addAgentJob({ id: 'rel-pr-userinfo', repository: 'https://github.com@evil.example/acme/docs', durationMs: 1 });
-      await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'rel-pr-userinfo');
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'rel-pr-userinfo' }));
       await waitFor('the job read', () => {
         const snapshot = api.session.service?.get('agent:rel-pr-userinfo')?.snapshot;
         return snapshot !== undefined && 'prLink' in snapshot && snapshot.prLink !== null;

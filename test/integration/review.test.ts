@@ -9,13 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { ReviewOpened } from '../../src/vscode/commands/reviewAgentChanges';
 import type { API, GitExtension } from '../../src/vscode/git/api';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, fromCode, internals, waitFor } from './support';
 
 const REMOTE = 'https://github.com/acme/docs';
 const BRANCH = 'agent/update-docs';
@@ -51,7 +50,7 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
   };
   const track = async (id: string, source: { repository: string; ref: string | null }) => {
     sim.addAgentJob({ id, ...source, durationMs: 1 });
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', id);
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor(`${id} read`, () => (description(id) ?? '').startsWith('pull request opened'));
     return row(id) as JobNode;
   };
@@ -81,7 +80,7 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     gitEnabled = vscode.workspace.getConfiguration('git').inspect<boolean>('enabled')?.globalValue;
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');

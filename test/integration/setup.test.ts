@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
-import { fromCode } from '../../src/vscode/fromCode';
+import { configure, fromCode, internals, waitFor } from './support';
 
 /**
  * The Getting Started walkthrough: each step completes on a `docsAdmin.setup.*` context key
@@ -24,13 +23,13 @@ describe('the Getting Started walkthrough follows what was really done', functio
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-setup-'));
     // A fresh environment: no key, no project id, no jobs.
     await configure({ environments: [{ name: 'walkthrough', baseUrl: sim.baseUrl, projectId: '' }], 'polling.minIntervalSeconds': 1 });
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'env:walkthrough');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'env:walkthrough' }));
     await waitFor('the walkthrough environment', () => api.session.environment.id === 'env:walkthrough');
   });
 
   after(async () => {
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ environments: undefined, 'polling.minIntervalSeconds': undefined, 'rollout.command': undefined });
     await sim.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -60,17 +59,17 @@ describe('the Getting Started walkthrough follows what was really done', functio
   });
 
   it('the project step completes once the base URL and project id are set', async () => {
-    await vscode.commands.executeCommand('docsAdmin.projectId.set', sim.projectId);
+    await vscode.commands.executeCommand('docsAdmin.projectId.set', fromCode({ value: sim.projectId }));
     await waitFor('the project step', () => step('projectSet') === true);
   });
 
   it('the job and export steps complete when a job is tracked and an export started', async () => {
     sim.addAgentJob({ id: 'walkthrough-job', durationMs: 1_000 });
     assert.equal(step('agentJobTracked'), false);
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'walkthrough-job');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'walkthrough-job' }));
     await waitFor('the job step', () => step('agentJobTracked') === true);
     assert.equal(step('exportStarted'), false);
-    await vscode.commands.executeCommand('docsAdmin.export.start', 'docs.acme.dev');
+    await vscode.commands.executeCommand('docsAdmin.export.start', fromCode({ value: 'docs.acme.dev' }));
     await waitFor('the export step', () => step('exportStarted') === true);
   });
 

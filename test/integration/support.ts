@@ -11,6 +11,17 @@ export async function internals(): Promise<DocsAdminInternals> {
   return extension.activate();
 }
 
+/**
+ * Marks a command's options as coming from code, as the extension's own calls do (see
+ * src/vscode/fromCode.ts): the extension hands out its `fromCode` (outside production only), so
+ * the mark is the one it checks; a copy of the module would carry another symbol.
+ */
+export function fromCode<T extends object>(args: T): T {
+  const exports = vscode.extensions.getExtension<DocsAdminInternals>(EXTENSION_ID)?.exports;
+  assert.ok(exports?.fromCode, 'the extension is active, outside production: it hands out fromCode');
+  return exports.fromCode(args);
+}
+
 export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await condition())) {

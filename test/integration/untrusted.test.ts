@@ -7,8 +7,7 @@ import type { DocsAdminInternals } from '../../src/extension';
 import type { ShownMessage } from '../../src/vscode/messages';
 import { Simulator } from '../simulator';
 import { zip } from '../unit/support/archives';
-import { configure, internals, waitFor } from './support';
-import { fromCode } from '../../src/vscode/fromCode';
+import { configure, fromCode, internals, waitFor } from './support';
 
 /** Where a click would send the admin key: the issue's example. */
 const EVIL = 'https://evil.example';
@@ -41,7 +40,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-untrusted-it-'));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
@@ -67,7 +66,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
   it('a 401 whose body carries link syntax: the error shown has no link', async () => {
     sim.injectFault({ route: 'export.start', kind: 'status', status: 401, body: { error: `Invalid key. ${LINK}` }, times: 1 });
     const before = api.messages.recent.at(-1);
-    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', 'docs.acme.dev'), undefined);
+    assert.equal(await vscode.commands.executeCommand('docsAdmin.export.start', fromCode({ value: 'docs.acme.dev' })), undefined);
     await waitFor('the error', () => shownSince(before).some((m) => m.severity === 'error'));
     assertNoLink(
       shownSince(before).find((m) => m.severity === 'error'),
@@ -95,22 +94,22 @@ describe('outside text in notifications: nothing in it can be clicked', function
     const other = await Simulator.start({ timeScale: 1_000 });
     try {
       sim.addAgentJob({ id: 'job-watched', durationMs: 100_000_000 });
-      await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-watched');
+      await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-watched' }));
       const before = api.messages.recent.at(-1);
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', other.baseUrl), true);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: other.baseUrl })), true);
       await waitFor('the key held back', () => api.session.state === 'noKey').catch(() => assert.fail(`${api.session.state}: ${api.session.stateMessage ?? ''}`));
       assert.match(api.session.stateMessage ?? '', /was set for http:\/\/127\.0\.0\.1:\d+, not for/);
       await waitFor('the warning', () => shownSince(before).some((m) => m.severity === 'warning'));
       const warning = shownSince(before).find((m) => m.severity === 'warning');
-      assert.deepEqual(warning?.items, ['Set Admin Key', `Send the Key to ${new URL(other.baseUrl).origin}`]);
+      assert.deepEqual(warning?.items, [`Set Admin Key for ${new URL(other.baseUrl).origin}`, `Send the Key to ${new URL(other.baseUrl).origin}`]);
       await vscode.commands.executeCommand('docsAdmin.refresh');
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       assert.deepEqual(other.requests.filter((r) => r.headers.authorization !== undefined), [], 'no key reached the other server');
       // Back to the server the key was set for: it is used again.
-      assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', sim.baseUrl), true);
+      assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: sim.baseUrl })), true);
       await waitFor('the ok state', () => api.session.state === 'ok');
     } finally {
-      await vscode.commands.executeCommand('docsAdmin.baseUrl.set', sim.baseUrl);
+      await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: sim.baseUrl }));
       await other.stop();
     }
   });

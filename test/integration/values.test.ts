@@ -7,8 +7,7 @@ import type { PublishResult } from '../../src/core/deploy/publish';
 import { readStaticExport } from '../../src/core/deploy/values';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
-import { fromCode } from '../../src/vscode/fromCode';
+import { configure, fromCode, internals, waitFor } from './support';
 
 const EXPIRED = 'https://bucket.s3.amazonaws.com/exports/old/bundle.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20260101T000000Z&X-Amz-Expires=3600&X-Amz-Signature=0ld';
 
@@ -30,7 +29,7 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-values-it-'));
     uri = vscode.Uri.file(join(dir, 'values.yaml'));
     writeFileSync(uri.fsPath, valuesText(EXPIRED));
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
@@ -92,7 +91,9 @@ describe('Helm values in the editor: diagnostics, quick fix, update, publish, im
   });
 
   it('Update Helm Values pins a version, as an edit that can be undone', async () => {
-    const url = await vscode.commands.executeCommand<string>('docsAdmin.values.update', { key: `export:${jobId}`, kind: 'export' }, fromCode({ uri, version: 'v3' }));
+    const row = api.exportTree.getChildren().find((n) => n.key === `export:${jobId}`);
+    assert.ok(row, 'the export\'s row');
+    const url = await vscode.commands.executeCommand<string>('docsAdmin.values.update', row, fromCode({ uri, version: 'v3' }));
     assert.ok(url);
     assert.equal(readStaticExport(onDisk())?.version?.value, 'v3');
     await vscode.window.showTextDocument(uri);

@@ -6,10 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { JobNode } from '../../src/vscode/tree/jobsTree';
 import { Simulator } from '../simulator';
-import { configure, internals, waitFor } from './support';
+import { configure, fromCode, internals, waitFor } from './support';
 
 describe('an agent job without the fields the vendor leaves optional, in the editor', function () {
   this.timeout(60_000);
@@ -23,7 +22,7 @@ describe('an agent job without the fields the vendor leaves optional, in the edi
   before(async () => {
     sim = await Simulator.start({ timeScale: 1_000 });
     api = await internals();
-    await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+    await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
     await configure({ baseUrl: sim.baseUrl, projectId: sim.projectId, environments: [], 'polling.minIntervalSeconds': 1, 'polling.maxIntervalSeconds': 5 });
     assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
     await waitFor('the ok state', () => api.session.state === 'ok');
@@ -36,7 +35,7 @@ describe('an agent job without the fields the vendor leaves optional, in the edi
 
   it('its row shows what is known (named by its id), it is followed to its end and notified; Open Repository says why it cannot', async () => {
     sim.addAgentJob({ id: 'job-vendor-bare', ref: null, durationMs: 2_000_000, omit: ['source', 'model', 'createdAt'] });
-    await vscode.commands.executeCommand('docsAdmin.agentJob.track', 'job-vendor-bare');
+    await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-vendor-bare' }));
     await waitFor('the active row', () => {
       const node = row('job-vendor-bare');
       return node !== undefined && String(item(node).description).startsWith('active');
@@ -44,7 +43,7 @@ describe('an agent job without the fields the vendor leaves optional, in the edi
     const active = item(row('job-vendor-bare') as JobNode);
     assert.equal(active.label, 'job-vendor-bare');
     assert.equal(active.contextValue, 'agentJob.active.noRef.noRepo');
-    assert.equal(tooltipText(active).replace(/ {2}\n/g, '\n'), '**job-vendor-bare**\n\nJob: job-vendor-bare\nStatus: active\nRef: (none)\nArchived: no\nPull request: none\n');
+    assert.equal(tooltipText(active).replace(/ {2}(\n|$)/g, '\n'), '**job-vendor-bare**\n\nJob: job-vendor-bare\nStatus: active\nRef: (none)\nArchived: no\nPull request: none\n');
     await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
     await waitFor('completion', () => String(item(row('job-vendor-bare') as JobNode).description).startsWith('pull request opened'), 15_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Agent job job-vendor-bare opened a pull request.'));

@@ -13,9 +13,11 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readStaticExport } from '../../src/core/deploy/values';
 import { splitCommand } from '../../src/action/rollout';
+import { checkOutput } from '../../src/action/outputs';
 import { inputVariable } from '../../src/action/runner';
 import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';
 import { playgroundAnalytics, PLAYGROUND_CONTACTS, Simulator } from '../simulator';
+import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { actionNode, type ActionNode } from './support/actionNode';
 import { collector } from './support/collector';
 
@@ -60,6 +62,7 @@ function readOutputs(text: string): Record<string, string> {
 describe('the GitHub Action, run as the runner runs it, against the simulator', function () {
   this.timeout(60_000);
   let sim: Simulator;
+  let pki: TestCertificates;
   let work: string;
   let node: ActionNode;
   let runs = 0;
@@ -69,13 +72,16 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.ok(existsSync(join(ROOT, ENTRY)), `${ENTRY} is built by "node esbuild.mjs"`);
     node = actionNode(actionYml().runs.using);
     if (node.warning !== undefined) console.warn(`warning: ${node.warning}`);
-    sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], exportDefaults: { queuedMs: 0, durationMs: 0, pages: 12 }, agentDefaults: { durationMs: 0 } });
+    // TLS, as every real API and object store uses it: the bundle link output is https: only.
+    pki = makeTestCertificates();
+    sim = await Simulator.start({ timeScale: 1_000, keys: [{ key: KEY }], exportDefaults: { queuedMs: 0, durationMs: 0, pages: 12 }, agentDefaults: { durationMs: 0 }, tls: { key: pki.key, cert: pki.cert } });
     work = mkdtempSync(join(tmpdir(), 'docs-admin-action-'));
   });
 
   after(async () => {
     // Nothing was started when the Node the action names is missing (before() failed first).
     await (sim as Simulator | undefined)?.stop();
+    (pki as TestCertificates | undefined)?.remove();
     if ((work as string | undefined) !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
@@ -88,7 +94,7 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     writeFileSync(outputFile, '');
     writeFileSync(summaryFile, '');
     // As the runner does: each declared input given or defaulted becomes INPUT_<NAME>.
-    const runnerEnv: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: workspace, ...env };
+    const runnerEnv: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_OUTPUT: outputFile, GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: workspace, DOCS_ADMIN_CA_FILE: pki.caFile, ...env };
     const all: Record<string, string> = { 'base-url': sim.baseUrl, 'project-id': sim.projectId, 'api-key': KEY, ...inputs };
     for (const [name, spec] of Object.entries(actionYml().inputs)) {
       const value = all[name] ?? spec.default;
@@ -126,14 +132,14 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     const jobId = run.outputs['job-id'] ?? '';
     assert.ok(sim.requests.some((r) => r.method === 'POST' && r.path === '/v1/static-export/jobs'));
     assert.match(jobId, /\S/);
-    assert.match(run.outputs['bundle-url'] ?? '', /^http:\/\/127\.0\.0\.1:\d+\/.+\?\[redacted\]$/);
+    assert.match(run.outputs['bundle-url'] ?? '', /^https:\/\/127\.0\.0\.1:\d+\/.+\?\[redacted\]$/);
     assert.ok(Math.abs(Date.parse(run.outputs['expires-at'] ?? '') - (Date.now() + 3600_000)) < 60_000, run.outputs['expires-at']);
     assert.deepEqual(Object.keys(run.outputs).sort(), ['bundle-url', 'expires-at', 'job-id']);
     assert.match(run.summary, /^### Docs Admin: export docs\\\.acme\\\.dev\n/);
     assert.match(run.summary, /\*\*Exported\*\*/);
     assert.ok(run.summary.includes(`- **Export job:** ${jobId.replace(/[-_.]/g, (c) => `\\${c}`)}`), run.summary);
     assert.match(run.summary, /- \*\*Pages:\*\* 12\n/);
-    assert.match(run.summary, /Bundle link \(without its signature\):\*\* http\\:/);
+    assert.match(run.summary, /Bundle link \(without its signature\):\*\* https\\:/);
     assert.doesNotMatch(run.stdout, /^::error/m);
   });
 
@@ -146,18 +152,19 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     writeFileSync(
       join(next, 'rollout.js'),
       "const fs = require('fs');\n" +
-        "fs.writeFileSync('rollout.json', JSON.stringify({ argv: process.argv.slice(2), env: Object.keys(process.env).filter((k) => k.startsWith('INPUT_') || k === 'DOCS_ADMIN_API_KEY'), values: fs.readFileSync('deploy/values.yaml', 'utf8') }));\n" +
+        "fs.writeFileSync('rollout.json', JSON.stringify({ argv: process.argv.slice(2), env: Object.keys(process.env).filter((k) => /^input_/i.test(k) || /^docs_admin_api_key$/i.test(k)), values: fs.readFileSync('deploy/values.yaml', 'utf8') }));\n" +
         "console.log('::warning::from the rollout');\nconsole.log('release upgraded');\n",
     );
     const run = await action(
       { domain: 'docs.acme.dev', 'values-file': 'deploy/values.yaml', 'rollout-command': `node rollout.js "two words" 'single quoted' back\\ slash --set=a` },
-      { DOCS_ADMIN_API_KEY: KEY },
+      // Windows reads variable names whatever their case: each spelling is the key.
+      { DOCS_ADMIN_API_KEY: KEY, docs_admin_api_key: KEY, 'input_api-key': KEY },
     );
     assert.equal(run.code, 0, run.everything);
     masked(run);
     const rollout = JSON.parse(readFileSync(join(next, 'rollout.json'), 'utf8')) as { argv: string[]; env: string[]; values: string };
     assert.deepEqual(rollout.argv, ['two words', 'single quoted', 'back slash', '--set=a']);
-    assert.deepEqual(rollout.env, [], 'neither the key nor any input reaches the rollout');
+    assert.deepEqual(rollout.env, [], 'neither the key nor any input reaches the rollout, whatever the case of its name');
     const url = readStaticExport(rollout.values, 'values.yaml')?.bundleUrl?.value;
     assert.match(String(url), /X-Amz-Signature=/, 'the values file holds the signed link when the rollout runs');
     // The rollout's output is in the log, a workflow command in it defused.
@@ -245,6 +252,79 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(run.code, 5, run.everything);
     assert.match(run.stdout, /^::error title=Docs Admin agent failed::.*may have been created anyway/m);
     assert.equal(creates() - before, 1);
+  });
+
+  it('a job id that is no id (shell syntax) is refused where it arrives: the step fails, and no output carries it', async () => {
+    const marker = join(work, 'job-id-ran');
+    sim.injectFault({ route: 'export.start', kind: 'status', status: 202, body: { jobId: `e1$(touch ${marker})`, status: 'queued' } });
+    const run = await action({ operation: 'export', domain: 'docs.acme.dev' });
+    assert.equal(run.code, 5, run.everything);
+    masked(run);
+    assert.match(run.stdout, /^::error title=Docs Admin export failed::.*field "jobId" is not a job id/m);
+    assert.deepEqual(run.outputs, {}, 'no output is set');
+    assert.equal(existsSync(marker), false);
+  });
+
+  it('a pull request link that is not https:, or holds shell syntax, is not set as pr-link: a warning says why', async () => {
+    const marker = join(work, 'pr-link-ran');
+    for (const prLink of [`https://github.com/acme/docs/pull/1$(touch ${marker})`, 'https://github.com/acme/docs/pull/1";touch x;"', 'http://github.com/acme/docs/pull/1', 'javascript:alert(1)', 'not a link']) {
+      const answer = { id: 'job-hostile-pr', status: 'completed', source: { repository: 'https://github.com/acme/docs', ref: 'docs-agent/x' }, model: 'm', prLink, createdAt: '2026-01-01T00:00:00Z', archivedAt: null };
+      sim.injectFault({ route: 'agent.create', kind: 'status', status: 201, body: { ...answer, status: 'active', prLink: null } });
+      sim.injectFault({ route: 'agent.get', kind: 'status', status: 200, body: answer, times: 5 });
+      const run = await action({ operation: 'agent', prompt: 'Fix it.' });
+      sim.clearFaults();
+      assert.equal(run.code, 0, `${prLink}: ${run.everything}`);
+      masked(run);
+      assert.equal(run.outputs['job-id'], 'job-hostile-pr');
+      assert.equal(run.outputs['pr-link'], undefined, prLink);
+      assert.match(run.stdout, /^::warning::The pr-link output was not set: /m, prLink);
+    }
+    assert.equal(existsSync(marker), false);
+  });
+
+  it('a bundle link that holds shell syntax is not set as bundle-url (nor a plain http: one): a warning says why', async () => {
+    const marker = join(work, 'bundle-url-ran');
+    for (const bundleUrl of [`https://storage.example/b$(touch ${marker}).tar.gz?X-Amz-Signature=abc`, 'https://storage.example/b`id`.tar.gz', 'http://storage.example/b.tar.gz?X-Amz-Signature=abc']) {
+      sim.injectFault({ route: 'export.bundle', kind: 'status', status: 200, body: { bundleUrl, expiresAt: new Date(Date.now() + 3_600_000).toISOString() } });
+      const run = await action({ operation: 'export', domain: 'docs.acme.dev' });
+      assert.equal(run.code, 0, `${bundleUrl}: ${run.everything}`);
+      masked(run);
+      assert.equal(run.outputs['bundle-url'], undefined, bundleUrl);
+      assert.match(run.outputs['expires-at'] ?? '', /^\d{4}-\d\d-\d\dT/);
+      assert.match(run.stdout, /^::warning::The bundle-url output was not set: /m, bundleUrl);
+      assert.doesNotMatch(run.stdout, /X-Amz-Signature=abc/);
+    }
+    assert.equal(existsSync(marker), false);
+  });
+
+  it("the README's workflow steps, run as the runner runs them, take the outputs (and the event's text) as data: a hostile value runs nothing", async () => {
+    // Every workflow example of the README (publish, preview, deploy, report): the steps that read an expression.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').filter((b) => b.includes('uses: docs-admin/docs-admin@'));
+    assert.ok(blocks.length >= 3, `the README has the workflow examples (${blocks.length})`);
+    const steps = blocks.flatMap((block) => Object.values((parse(block) as { jobs: Record<string, { steps: { id?: string; uses?: string; run?: string; env?: Record<string, string> }[] }> }).jobs).flatMap((job) => job.steps));
+    const users = steps.filter((step) => step.run !== undefined && `${step.run} ${JSON.stringify(step.env ?? {})}`.includes('${{'));
+    assert.ok(users.some((step) => JSON.stringify(step.env ?? {}).includes('steps.docs.outputs.')), 'a step uses the outputs of publish');
+    assert.ok(users.some((step) => JSON.stringify(step.env ?? {}).includes('steps.preview.outputs.preview-url')), 'a step uses the preview URL');
+    const dir = mkdtempSync(join(tmpdir(), 'docs-admin-readme-step-'));
+    try {
+      const marker = join(dir, 'PWNED');
+      const hostile = `e1$(touch ${marker})\`touch ${marker}\`";touch ${marker};"'`;
+      // The runner replaces each ${{ … }} expression with its value as text, in run: and env: alike:
+      // an output, or the event's own text (a pull request's branch name is the author's choice).
+      const expand = (text: string) => text.replace(/\$\{\{[^}]*\}\}/g, () => hostile);
+      for (const step of users) {
+        const env = Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(String(value))]));
+        const script = join(dir, 'step.sh');
+        writeFileSync(script, expand(step.run ?? ''));
+        // GitHub's default shell on Linux runners: bash --noprofile --norc -eo pipefail {0}.
+        const out = await new Promise<string>((done) => execFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } }, (_error, stdout) => done(stdout)));
+        assert.equal(existsSync(marker), false, `the README's step ran a value: ${step.run ?? ''}`);
+        assert.ok(out.includes(hostile), `the value is printed as it is: ${out}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('usage and credential problems fail with exit 2 or 3 and an annotation, before any request', async () => {
@@ -372,8 +452,23 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(hostile.code, 0, hostile.everything);
     assert.equal(hostile.outputs['status-id'], 'abc123');
     assert.equal(hostile.outputs['preview-url'], undefined);
-    assert.match(hostile.stdout, /^::warning::The server's preview-url was not written to the step's outputs/m);
+    assert.match(hostile.stdout, /^::warning::The preview-url output was not set: it is not an https: link/m);
     assert.doesNotMatch(hostile.summary, /\]\(javascript:/);
+  });
+
+  it('preview: a preview URL with shell syntax, or plain http: (even to loopback), is not set as preview-url, and a later script runs nothing', async () => {
+    const marker = join(work, 'preview-url-ran');
+    for (const previewUrl of [`https://acme-feature.example.app/$(touch ${marker})`, 'https://acme-feature.example.app/`id`', "https://acme-feature.example.app/';id;'", 'http://127.0.0.1:8080/', 'https://user:pw@acme-feature.example.app/']) {
+      sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { statusId: 'abc124', previewUrl } });
+      const run = await action({ operation: 'preview', branch: 'feature/x', wait: 'false' });
+      sim.clearFaults();
+      assert.equal(run.code, 0, `${previewUrl}: ${run.everything}`);
+      assert.equal(run.outputs['status-id'], 'abc124');
+      assert.equal(run.outputs['preview-url'], undefined, previewUrl);
+      assert.match(run.stdout, /^::warning::The preview-url output was not set: /m, previewUrl);
+      assert.ok(!run.summary.includes(previewUrl), 'the summary links it only when it passed');
+    }
+    assert.equal(existsSync(marker), false);
   });
 
   it('action.yml declares exactly the inputs and outputs the entry reads and writes', () => {
@@ -400,6 +495,40 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.deepEqual([...set].sort(), [...OUTPUTS].sort());
     // And the runs above saw every output written.
     assert.deepEqual([...written].sort(), [...OUTPUTS].sort());
+  });
+
+  it('checks every output before it is set: a job id is a job id, a link https: without shell syntax, a time ISO 8601', () => {
+    assert.deepEqual(checkOutput('job-id', 'se_3f9a2c1b8e7d4a06'), { ok: true, value: 'se_3f9a2c1b8e7d4a06' });
+    assert.deepEqual(checkOutput('pr-link', 'https://GitHub.com/acme/docs/pull/7'), { ok: true, value: 'https://github.com/acme/docs/pull/7' }, 'written as the URL parser writes it');
+    assert.deepEqual(checkOutput('bundle-url', 'https://s3.example/b.tar.gz?[redacted]'), { ok: true, value: 'https://s3.example/b.tar.gz?[redacted]' });
+    assert.deepEqual(checkOutput('expires-at', '2026-11-24T10:00:00.000Z'), { ok: true, value: '2026-11-24T10:00:00.000Z' });
+    assert.deepEqual(checkOutput('status-id', '65f1c0de0000000000000001'), { ok: true, value: '65f1c0de0000000000000001' });
+    assert.deepEqual(checkOutput('status', 'in_progress'), { ok: true, value: 'in_progress' });
+    assert.deepEqual(checkOutput('preview-url', 'https://Acme-Feature.example.app'), { ok: true, value: 'https://acme-feature.example.app/' });
+    for (const [name, value] of [
+      ['job-id', 'e1$(id)'],
+      ['job-id', 'e1;id'],
+      ['job-id', ''],
+      ['pr-link', 'https://github.com/a/b/pull/1$(id)'],
+      ['pr-link', "https://github.com/a/b/pull/1'"],
+      ['pr-link', 'https://github.com/a/b/pull/1 x'],
+      ['pr-link', 'https://user:pw@github.com/a/b/pull/1'],
+      ['pr-link', 'http://github.com/a/b/pull/1'],
+      ['pr-link', 'javascript:alert(1)'],
+      ['bundle-url', 'https://s3.example/b`id`.tar.gz'],
+      ['bundle-url', 'https://s3.example/b.tar.gz?a=1&b=2'],
+      ['expires-at', '$(id)'],
+      ['status-id', 'abc$(id)'],
+      ['status-id', '../abc'],
+      ['status', 'success$(id)'],
+      ['status', 'done'],
+      ['preview-url', 'https://p.example/$(id)'],
+      ['preview-url', 'http://127.0.0.1:8080/'],
+      ['preview-url', 'https://p.example/a b'],
+    ] as const) {
+      const checked = checkOutput(name, value);
+      assert.equal(checked.ok, false, `${name} ${value}`);
+    }
   });
 
   it('splits the rollout command as a shell would, and refuses what only a shell does', () => {

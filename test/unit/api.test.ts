@@ -134,9 +134,11 @@ describe('AdminApiClient against the simulator', () => {
     for (const id of ['a/b', '../../v1/static-export/jobs', 'x?y=1', 'h#f', 'sp ace', '%2F']) {
       it(`encodes the id ${JSON.stringify(id)} so it cannot change the path`, async () => {
         sim.addAgentJob({ id });
-        const job = await client().getAgentJob(id);
-        assert.equal(job.id, id);
+        // The job asked for was found (one path segment); its id, no job id, is refused in the answer.
+        const error = await failure(client().getAgentJob(id));
+        assert.ok(error instanceof InvalidResponseError, error.message);
         assert.equal(sim.requests[0]?.route, 'agent.get');
+        assert.equal(sim.requests[0]?.path, `/v2/agent/${sim.projectId}/job/${encodeURIComponent(id)}`);
       });
     }
 
@@ -311,6 +313,28 @@ describe('AdminApiClient against the simulator', () => {
       const proxy = await failure(c.getAgentJob('j'));
       assert.ok(proxy instanceof ServerError);
       assert.match(proxy.message, /HTML error page/);
+    });
+
+    it('a job id that is no id (link syntax, shell syntax, a path) is refused at the boundary, naming the field', async () => {
+      const c = client({ maxAttempts: 1 });
+      const hostile = ['[Open it](command:workbench.extensions.installExtension?["attacker.evil-ext"])', 'e1$(touch /tmp/pwned)', '../../v1/other', ' e1', 'e1\n::add-mask::x', ''];
+      for (const id of hostile) {
+        sim.injectFault({ route: 'agent.create', kind: 'status', status: 201, body: { id, status: 'active', source: { repository: 'https://github.com/acme/docs', ref: 'main' }, model: 'm', prLink: null, createdAt: '2026-01-01T00:00:00Z', archivedAt: null } });
+        const agent = await failure(c.createAgentJob('Fix the typo.'));
+        assert.ok(agent instanceof InvalidResponseError, `${JSON.stringify(id)}: ${agent.message}`);
+        assert.match(agent.message, /field "id"/);
+        sim.injectFault({ route: 'export.start', kind: 'status', status: 202, body: { jobId: id, status: 'queued' } });
+        const exported = await failure(c.startExport({ domain: 'docs.acme.dev' }));
+        assert.ok(exported instanceof InvalidResponseError, `${JSON.stringify(id)}: ${exported.message}`);
+        assert.match(exported.message, /field "jobId"/);
+      }
+      sim.injectFault({ route: 'export.bundle', kind: 'status', status: 200, body: { jobId: 'e1$(touch /tmp/pwned)', bundleUrl: `${sim.storageBaseUrl}/b.tar.gz`, sizeBytes: 1 } });
+      const bundle = await failure(c.generateBundle('e1'));
+      assert.ok(bundle instanceof InvalidResponseError, bundle.message);
+      assert.match(bundle.message, /field "jobId" is not a job id/);
+      // The ids real services hand out still read.
+      sim.injectFault({ route: 'export.start', kind: 'status', status: 202, body: { jobId: 'se_3f9a2c1b8e7d4a06', status: 'queued' } });
+      assert.equal((await c.startExport({ domain: 'docs.acme.dev' })).jobId, 'se_3f9a2c1b8e7d4a06');
     });
 
     it('an oversized body is capped, not read whole', async () => {

@@ -196,6 +196,15 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     }
   });
 
+  it('publish: the rollout gets no admin key under any spelling of its name (Windows reads variable names whatever their case)', async () => {
+    writeFileSync(join(dir, 'values.yaml'), 'staticExport:\n  enabled: false\n');
+    writeFileSync(join(dir, 'env-names.js'), "console.log('key variables: ' + JSON.stringify(Object.keys(process.env).filter((k) => /^docs_admin_api_key$/i.test(k))));\n");
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 0, outcome: 'completed' });
+    const run = await cli(['publish', 'docs.acme.dev', '--values', 'values.yaml', '--rollout', `"${process.execPath}" env-names.js`], { docs_admin_api_key: KEY, Docs_Admin_Api_Key: KEY });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /^key variables: \[\]$/m);
+  });
+
   it('publish: the whole pipeline, the rollout\'s failure (1, values kept), the job\'s failure (1)', async () => {
     const values = join(dir, 'values.yaml');
     const original = '# deployment\nimage:\n  tag: "2"\nstaticExport:\n  enabled: false\n';

@@ -595,7 +595,8 @@ describe('bundle extraction', function () {
       assert.deepEqual(checkEntryPath('./docs//a.html'), { ok: true, path: 'docs/a.html' });
       assert.deepEqual(checkEntryPath('docs\\a.html'), { ok: true, path: 'docs/a.html' });
       assert.deepEqual(checkEntryPath('./'), { ok: true, path: '' });
-      assert.deepEqual(checkEntryPath('..foo/bar..'), { ok: true, path: '..foo/bar..' });
+      // Dots inside a name are no traversal (a name ending in a dot is refused: Windows drops it).
+      assert.deepEqual(checkEntryPath('..foo/bar..baz'), { ok: true, path: '..foo/bar..baz' });
     });
 
     it('refuses .. segments and rooted names however they are spelled', () => {

@@ -35,7 +35,19 @@ describe('extraction hardening', function () {
       const reserved = ['CON', 'con', 'Nul', 'PRN.html', 'aux.tar.gz', 'COM1', 'com9.txt', 'LPT1', 'lpt9.', 'NUL.', 'CON...', 'nul ', 'NUL .txt', 'COM0', 'COM\u00b9', 'LPT\u00b3.log', 'CONIN$', 'conout$.x'];
       for (const name of reserved) assert.ok(isWindowsReservedName(name), name);
       for (const name of ['docs/nul.html', 'a\\CON\\b.html', 'LPT1/index.html']) assert.equal(checkEntryPath(name).ok, false, name);
-      assert.deepEqual(checkEntryPath('docs/aux.html'), { ok: false, problem: 'reservedName', segment: 'aux.html' });
+      assert.deepEqual(checkEntryPath('docs/aux.html'), { ok: false, problem: 'reservedName', segment: 'aux.html', why: 'device' });
+    });
+
+    it('are refused before a colon too, and so are data streams and names Windows would cut short', () => {
+      for (const name of ['nul:x', 'CON:', 'com1:stream', 'aux :x', 'Lpt1.:y', 'conin$:z']) assert.ok(isWindowsReservedName(name), name);
+      for (const name of ['page:stream', 'docs/index.html:hidden', 'a/bc:d/e.html', 'index.html.', 'guide /index.html', 'page.html ', 'dir./x']) {
+        const checked = checkEntryPath(name);
+        assert.equal(checked.ok, false, name);
+        assert.equal(!checked.ok && checked.problem, 'reservedName', name);
+      }
+      // One letter before the colon: Windows reads a drive (x:stream is x: and stream).
+      assert.deepEqual(checkEntryPath('x:stream'), { ok: false, problem: 'absolute' });
+      for (const name of ['docs/a.b.c.html', 'v1.2/index.html', '.well-known/x', 'a b/c d.html']) assert.equal(checkEntryPath(name).ok, true, name);
     });
 
     it('are told from names that only look like them', () => {

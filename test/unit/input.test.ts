@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkBaseUrl, checkOpenableLink } from '../../src/core/links';
+import { checkBaseUrl, checkOpenableLink, isLoopbackHost } from '../../src/core/links';
 import { parseExportDomain, parseJobId } from '../../src/core/jobs/input';
 
 describe('links that may be opened', () => {
@@ -22,6 +22,18 @@ describe('base URL', () => {
   it('normalises an https URL and keeps a path prefix', () => {
     assert.deepEqual(checkBaseUrl(' https://api.example.com/admin/ '), { ok: true, baseUrl: 'https://api.example.com/admin' });
     assert.deepEqual(checkBaseUrl('http://127.0.0.1:4000'), { ok: true, baseUrl: 'http://127.0.0.1:4000' });
+  });
+
+  it('takes every form of a loopback address as loopback (IPv4-mapped IPv6 included), and nothing else', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '[::1]', '::1', '[::ffff:127.0.0.1]', '::ffff:127.0.0.1', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:7f00:1]', '[0:0:0:0:0:0:0:1]']) {
+      assert.ok(isLoopbackHost(host), host);
+    }
+    for (const host of ['api.localhost', '127.0.0.1.example.com', '[::ffff:10.0.0.1]', '[::ffff:a00:1]', '[::2]', '10.0.0.1', '0.0.0.0', '[::]', 'example.com']) {
+      assert.equal(isLoopbackHost(host), false, host);
+    }
+    assert.deepEqual(checkBaseUrl('http://[::ffff:127.0.0.1]:4000'), { ok: true, baseUrl: 'http://[::ffff:7f00:1]:4000' });
+    assert.ok(checkOpenableLink('http://[::ffff:127.0.0.1]:4000/x').ok);
+    assert.equal(checkBaseUrl('http://[::ffff:10.0.0.1]:4000').ok, false);
   });
 
   it('refuses http to a remote host, credentials, queries and non-URLs', () => {
@@ -73,6 +85,32 @@ describe('agent job id', () => {
   for (const bad of ['', 'a/b', '../x', 'a b', 'x?y', 'x#y', 'https://example.com/', 'id\nwith-newline']) {
     it(`refuses ${JSON.stringify(bad)}`, () => {
       assert.equal(parseJobId(bad).ok, false);
+    });
+  }
+});
+
+/** VS Code's own test for a link in a notification or an input box's message (vs/base/common/linkedText.ts). */
+const RENDERED_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
+
+describe('pasted text repeated in a reason or a note holds no link (input boxes render links in their messages)', () => {
+  const link = '[Open](command:workbench.extensions.installExtension?%5B%22evil.ext%22%5D)';
+  const shown = (result: { ok: boolean; reason?: string; note?: string }) => (result.ok ? (result.note ?? '') : (result.reason ?? ''));
+
+  const cases: [string, () => { ok: boolean; reason?: string; note?: string }][] = [
+    ['a job id with link syntax', () => parseJobId(link)],
+    ['a job id with link syntax and a control character', () => parseJobId(`${link}\u0007`)],
+    ['a domain with link syntax', () => parseExportDomain(link)],
+    ['a domain with link syntax in its path (a note)', () => parseExportDomain(`https://docs.acme.dev/${link}`)],
+    ['a domain with link syntax and spaces', () => parseExportDomain(`docs ${link}`)],
+    ['a domain with link syntax and a control character', () => parseExportDomain(`${link}\u0007`)],
+    ['an international domain with link syntax in its path (a note)', () => parseExportDomain(`dócs.example.com/${link}`)],
+  ];
+  for (const [what, run] of cases) {
+    it(what, () => {
+      const text = shown(run());
+      assert.ok(text.length > 0, 'something is said');
+      assert.doesNotMatch(text, RENDERED_LINK, text);
+      assert.match(text, /\[Open\]/i, 'the pasted text still reads the same');
     });
   }
 });

@@ -105,6 +105,14 @@ describe('proxies and certificates: the API client and the bundle download over 
       server.listen(0, '::1', () => server.close(() => resolve(['::1'])));
     });
   }
+  /** `::ffff:127.0.0.1` (IPv4-mapped IPv6) when this machine can listen on it. */
+  async function mappedV4(): Promise<string[]> {
+    const server = createServer();
+    return new Promise((resolve) => {
+      server.once('error', () => resolve([]));
+      server.listen(0, '::ffff:127.0.0.1', () => server.close(() => resolve(['::ffff:127.0.0.1'])));
+    });
+  }
   const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
   it('API calls to a remote http: host go through the proxy, forwarded (the front ends allow plain http: only to loopback, which goes direct)', async () => {
@@ -136,8 +144,9 @@ describe('proxies and certificates: the API client and the bundle download over 
     }
   });
 
-  it('a loopback API and storage (127.0.0.1, localhost, ::1) never go through the proxy, whatever is set: the proxy sees no key', async () => {
-    const hosts = ['127.0.0.1', 'localhost', ...(await loopbackV6())];
+  it('a loopback API and storage (127.0.0.1, localhost, ::1, ::ffff:127.0.0.1) never go through the proxy, whatever is set: the proxy sees no key', async () => {
+    const hosts = ['127.0.0.1', 'localhost', ...(await loopbackV6()), ...(await mappedV4())];
+    assert.ok(hosts.includes('::ffff:127.0.0.1') || process.env.CI !== 'true', 'in CI the machine can listen on ::ffff:127.0.0.1');
     for (const host of hosts) {
       const local = await Simulator.start({ keys: [{ key: KEY }], host });
       try {

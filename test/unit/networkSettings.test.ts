@@ -93,6 +93,9 @@ describe('which proxy: explicit setting first, then the environment @networks @r
     ['loopback 127.x.y.z is direct, whatever the environment', {}, { HTTP_PROXY: 'http://h:4', NO_PROXY: 'other.test' }, 'http://127.1.2.3:8080', 'direct'],
     ['loopback localhost is direct, for https too', { proxy: P }, { HTTPS_PROXY: 'http://up:2' }, 'https://LOCALHOST:8443', 'direct'],
     ['loopback ::1 is direct', {}, { http_proxy: 'http://h:4' }, 'http://[::1]:8080', 'direct'],
+    ['IPv4-mapped loopback (::ffff:127.0.0.1) is direct', { proxy: P }, { HTTP_PROXY: 'http://h:4' }, 'http://[::ffff:127.0.0.1]:8080', 'direct'],
+    ['IPv4-mapped loopback written out whole is direct', { proxy: P }, {}, 'http://[0:0:0:0:0:ffff:7f01:0203]:8080', 'direct'],
+    ['an IPv4-mapped address that is not loopback goes through the proxy', { proxy: P }, {}, 'http://[::ffff:10.0.0.1]:8080', 'http://set:1 the proxy setting'],
     ['a *.localhost name is not loopback: through the proxy', { proxy: P }, {}, 'http://api.localhost:8080', 'http://set:1 the proxy setting'],
     ['an address that only starts like loopback is not', { proxy: P }, {}, 'http://127.0.0.1.example.com', 'http://set:1 the proxy setting'],
   ];

@@ -96,7 +96,7 @@ export class AdminApiClient {
     const path = `v2/agent/${segment(this.options.projectId, 'projectId')}/job`;
     const res = await this.call('POST', path, { prompt: checkedPrompt(prompt) }, options, 'agent', { kind: 'agentEndpoint', projectId: this.options.projectId });
     const body = this.json(res);
-    const id = answeredId(body);
+    const id = answeredId(body, res.status);
     if (id === undefined) {
       throw new InvalidResponseError(
         l10n.t('The agent took the prompt and created a job ({0}), but the answer does not say its id, so it cannot be followed from here.', res.status),

@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { InvalidResponseError } from './errors';
+import { JOB_ID } from './jobId';
 import {
   AGENT_JOB_STATUSES,
   EXPORT_JOB_STATUSES,
@@ -23,13 +24,18 @@ const nonEmpty = () => z.string().check(z.minLength(1));
 /** An optional string: `null` reads as absent. */
 const optionalString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));
 const nullableString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? null));
+/** A job id as the server answers it: one that is no id (link or shell syntax, a path) is refused here. */
+const jobId = () => z.string().check(z.regex(JOB_ID));
+/** An optional job id: `null` reads as absent; one that is there is an id. */
+const optionalJobId = z.pipe(z.nullish(jobId()), z.transform((v) => v ?? undefined));
 
 /**
  * The vendor's admin API 2.0.0 requires no field of an AgentJob: every one may be missing (and
- * `null` reads as missing). Only a field of the wrong type is a wrong shape.
+ * `null` reads as missing). Only a field of the wrong type is a wrong shape, or an id that is no
+ * job id (issue 27).
  */
 const agentJobSchema = z.object({
-  id: optionalString,
+  id: optionalJobId,
   status: optionalString,
   source: z.nullish(z.object({ repository: optionalString, ref: nullableString })),
   model: optionalString,
@@ -39,7 +45,7 @@ const agentJobSchema = z.object({
 });
 
 const exportJobSchema = z.object({
-  jobId: nonEmpty(),
+  jobId: jobId(),
   status: z.optional(nonEmpty()),
   progress: z.nullish(looseNumber),
   pageCount: z.nullish(looseNumber),
@@ -51,7 +57,7 @@ const exportJobSchema = z.object({
 
 const bundleSchema = z.object({
   bundleUrl: z.url({ protocol: /^https?$/ }),
-  jobId: optionalString,
+  jobId: optionalJobId,
   sizeBytes: z.nullish(looseNumber),
   expiresAt: optionalString,
 });
@@ -65,6 +71,7 @@ export function describeIssue(issue: z.core.$ZodIssue | undefined): string {
     case 'too_small':
       return 'is empty';
     case 'invalid_format':
+      if (issue.format === 'regex') return 'is not a job id';
       return issue.format === 'url' ? 'is not an http(s) link' : `is not a valid ${issue.format}`;
     case 'invalid_union':
       return 'has the wrong type';
@@ -81,6 +88,7 @@ export function issueClause(field: string, issue: z.core.$ZodIssue | undefined):
     case 'too_small':
       return l10n.t('field "{0}" is empty', field);
     case 'invalid_format':
+      if (issue.format === 'regex') return l10n.t('field "{0}" is not a job id (letters, digits, "-", "_", "." and ":")', field);
       return issue.format === 'url' ? l10n.t('field "{0}" is not an http(s) link', field) : l10n.t('field "{0}" is not a valid {1}', field, issue.format);
     case 'invalid_union':
       return l10n.t('field "{0}" has the wrong type', field);
@@ -154,9 +162,12 @@ export function parseAgentJob(value: unknown, status: number, context: AgentJobC
  * The id an answer holds, whatever else is wrong with it: a create that answered 2xx made a
  * job, and its id must not be lost to a field of the wrong type elsewhere.
  */
-export function answeredId(value: unknown): string | undefined {
+export function answeredId(value: unknown, status: number): string | undefined {
   const id = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).id : undefined;
-  return typeof id === 'string' ? given(id) : undefined;
+  if (typeof id !== 'string') return undefined;
+  // An id that is no id (link or shell syntax, a path, blank) is refused here, naming the field: it is never followed.
+  parse(z.object({ id: jobId() }), value, 'agentJob', status);
+  return given(id);
 }
 
 /** An export job; a start response with only `{jobId}` reads as `queued`. */

@@ -10,6 +10,22 @@ import { RolloutError } from './errors';
 
 export type RolloutCommand = { shell: string } | { program: string; args: string[] };
 
+/**
+ * The environment for a rollout: `env` without the admin key, and without any variable `drop`
+ * names (a prefix such as `INPUT_`), compared whatever the case: on Windows a variable's name is
+ * read case-insensitively, so `docs_admin_api_key` is the key there, and a copy of the
+ * environment keeps whichever spelling it came with.
+ */
+export function rolloutEnvironment(env: NodeJS.ProcessEnv, dropPrefixes: readonly string[] = []): NodeJS.ProcessEnv {
+  const prefixes = dropPrefixes.map((p) => p.toUpperCase());
+  return Object.fromEntries(
+    Object.entries(env).filter(([name]) => {
+      const upper = name.toUpperCase();
+      return upper !== 'DOCS_ADMIN_API_KEY' && !prefixes.some((p) => upper.startsWith(p));
+    }),
+  );
+}
+
 export interface RolloutProcessOptions {
   env: NodeJS.ProcessEnv;
   /** Each line the command prints (stdout and stderr), without its line break. */

@@ -5,11 +5,13 @@
  */
 import * as l10n from '@vscode/l10n';
 import { checkBranchRef } from '../agent/ref';
+import { JOB_ID } from '../api/jobId';
 import { cleanPasted, visible } from '../jobs/input';
 
 export type IdResult = { ok: true; id: string } | { ok: false; reason: string };
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+/** The one id pattern (api/jobId.ts): a status id and an automation id are sent in paths. */
+const ID = JOB_ID;
 
 /** A status id, typed or inside a pasted link (`…/update-status/<id>`, `…?statusId=<id>`, or the link's last segment). */
 export function parseStatusId(input: string, secrets: readonly string[] = []): IdResult {

@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { InvalidResponseError } from '../api/errors';
+import { JOB_ID } from '../api/jobId';
 import { issueClause } from '../api/schemas';
 import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './types';
 
@@ -38,8 +39,8 @@ const statusSchema = z.object({
   source: optionalString,
 });
 
-/** A status id is sent back in a path and shown on a row: an id's characters only. */
-const statusId = () => z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/));
+/** A status id is sent back in a path and shown on a row: an id, as a job id is (api/jobId.ts). */
+const statusId = () => z.string().check(z.regex(JOB_ID));
 const deployTriggerSchema = z.object({ statusId: z.optional(statusId()) });
 const previewTriggerSchema = z.object({ statusId: z.optional(statusId()), previewUrl: optionalString });
 const automationSchema = z.object({ schemaId: optionalString, instanceId: optionalString, jobId: optionalString });

@@ -5,6 +5,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { domainToASCII } from 'node:url';
+import { isJobId } from '../api/jobId';
+import { breakLinks } from '../untrusted';
 
 /** Invisible characters a paste carries at its edges: BOM, zero-width spaces and joiners, word joiner. */
 const EDGE_INVISIBLES = /^[\s\u200b-\u200d\u2060\ufeff]+|[\s\u200b-\u200d\u2060\ufeff]+$/g;
@@ -71,7 +73,6 @@ export function parseExportDomain(input: string): DomainResult {
 
 export type JobIdResult = { ok: true; id: string; fromUrl: boolean } | { ok: false; reason: string };
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
 
 /**
  * An agent job id, typed or inside a pasted URL (`.../job/<id>`, `...?jobId=<id>`, or the URL's
@@ -94,10 +95,10 @@ export function parseJobId(input: string, secrets: readonly string[] = []): JobI
     const segments = url.pathname.split('/').filter((s) => s !== '').map(safeDecode);
     const jobIndex = segments.findIndex((s) => s === 'job' || s === 'jobs');
     const candidate = fromQuery ?? (jobIndex >= 0 ? segments[jobIndex + 1] : segments[segments.length - 1]);
-    if (candidate !== undefined && ID.test(candidate)) return { ok: true, id: candidate, fromUrl: true };
+    if (candidate !== undefined && isJobId(candidate)) return { ok: true, id: candidate, fromUrl: true };
     return { ok: false, reason: l10n.t('No job id was found in that URL; paste the job id itself.') };
   }
-  if (!ID.test(text)) {
+  if (!isJobId(text)) {
     return { ok: false, reason: l10n.t('"{0}" is not a job id: ids are letters, digits, "-", "_", "." and ":", with no spaces or slashes.', visible(text)) };
   }
   return { ok: true, id: text, fromUrl: false };
@@ -112,11 +113,13 @@ function safeDecode(segment: string): string {
 }
 
 /**
- * The text with control and invisible formatting characters (zero-width, bidirectional
- * overrides, line separators) shown as escapes, so a message never carries them raw.
+ * Pasted text as a reason or a note repeats it: control and invisible formatting characters
+ * (zero-width, bidirectional overrides, line separators) shown as escapes, and link syntax
+ * broken (an input box's validation message and a notification render `[label](command:…)` as
+ * a link that runs the command), so a message never carries either raw. It reads the same.
  */
 export function visible(text: string): string {
-  return text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).slice(0, 120);
+  return breakLinks(text.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`).slice(0, 120));
 }
 
 /** `empty`: nothing was entered (the CLI tells a missing key apart by it, never by the words). */

@@ -6,14 +6,14 @@ import { openSafely } from '../openLink';
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.agentJob.openPullRequest', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
       if (job?.kind !== 'agent' || job.snapshot === undefined) throw new Error(vscode.l10n.t('That job has not been read yet.'));
       if (job.snapshot.prLink === null) throw new Error(vscode.l10n.t('This job opened no pull request (it completed with no changes, or is still running).'));
       return openSafely(deps, job.snapshot.prLink, 'pullRequest');
     }),
     command('docsAdmin.agentJob.openRepository', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
       if (job?.kind !== 'agent' || job.snapshot === undefined) throw new Error(vscode.l10n.t('That job has not been read yet.'));
       const repository = job.snapshot.source.repository;

@@ -6,13 +6,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentRequest } from '../../core/agent/ask';
+import { isBlankPrompt, type AgentRequest } from '../../core/agent/ask';
 import type { DraftAddress } from '../../core/agent/drafts';
 import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
 import type { AgentJob } from '../../core/api/types';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
-import { codeArgs } from '../fromCode';
+import { isFromCode } from '../fromCode';
 import type { PromptComposer } from '../composer';
 
 /** What a send came to (the tests read it). */
@@ -32,7 +32,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       return openComposer(deps, address, contextOf(editorFor(uri, composer)));
     }),
     command('docsAdmin.agentJob.sendFollowUp', deps, async (node: unknown) => {
-      if (!isJobNode(node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
+      if (!isJobNode(deps, node) || node.kind !== 'agent') throw new Error(vscode.l10n.t('Pick an agent job in the Agent Jobs view.'));
       const job = requireService(deps).get(node.key);
       if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'message', jobId: job.id } };
@@ -40,8 +40,8 @@ export function register(deps: Deps): vscode.Disposable[] {
       const editor = editorFor(undefined, composer);
       return openComposer(deps, address, editor === undefined || editor.selection.isEmpty ? '' : contextOf(editor));
     }),
-    command('docsAdmin.agent.send', deps, async (uri?: unknown, options?: { sendAgain?: boolean }) => {
-      const document = composerDocument(composer, uri);
+    command('docsAdmin.agent.send', deps, async (target?: unknown) => {
+      const { document, asked, sendAgain } = composerDocument(composer, target);
       const key = document.uri.toString();
       if (sending.has(key)) {
         deps.messages.status(vscode.l10n.t('This prompt is being sent already.'), 3000);
@@ -49,16 +49,19 @@ export function register(deps: Deps): vscode.Disposable[] {
       }
       sending.add(key);
       try {
-        // The answer to "send it again?" given in advance, from code only (tests): anything else
-        // (a menu's context, a link's JSON) is no answer, and the question is asked.
-        const sendAgain = codeArgs(options)?.sendAgain;
-        return await send(deps, composer, document, typeof sendAgain === 'boolean' ? sendAgain : undefined);
+        if (!asked && !(await confirmSend(deps, composer, document))) return { outcome: 'cancelled' } satisfies SendOutcome;
+        return await send(deps, composer, document, sendAgain);
       } finally {
         sending.delete(key);
       }
     }),
-    command('docsAdmin.agent.discardDraft', deps, async (uri?: unknown) => {
-      const document = composerDocument(composer, uri);
+    command('docsAdmin.agent.discardDraft', deps, async (target?: unknown) => {
+      const { document, asked } = composerDocument(composer, target);
+      if (!asked) {
+        const discard = vscode.l10n.t('Discard');
+        const choice = await deps.messages.ask('warning', vscode.l10n.t('Discard this prompt draft? Its text is deleted.'), { modal: true }, discard);
+        if (choice !== discard) return false;
+      }
       await composer.discard(document.uri);
       return true;
     }),
@@ -83,7 +86,7 @@ function editorAdvice(request: AgentRequest): string {
 }
 
 function header(request: AgentRequest): string {
-  const how = vscode.l10n.t('Send: Ctrl+Enter (Cmd+Enter on macOS) or "Send" above. Closing this tab sends nothing; the draft is kept. This line is not sent.');
+  const how = vscode.l10n.t('Send: "Send" above, or Ctrl+Enter (Cmd+Enter on macOS), which asks first. Closing this tab sends nothing; the draft is kept. This line is not sent.');
   return request.kind === 'create' ? `${vscode.l10n.t('Ask the agent for a change.')} ${how}` : `${vscode.l10n.t('A follow-up instruction to agent job {0}.', request.jobId)} ${how}`;
 }
 
@@ -119,11 +122,33 @@ function contextOf(editor: vscode.TextEditor | undefined): string {
   });
 }
 
-function composerDocument(composer: PromptComposer, uri: unknown): vscode.TextDocument {
-  const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-  const document = target === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === target.toString());
+/**
+ * The composer a Send or Discard is for, and whether the person already asked for it there: its
+ * Send or Discard CodeLens hands a token only the composer makes (and code may name the draft and
+ * answer "send it again?" in advance: `fromCode({ uri, sendAgain })`). Ctrl+Enter, the title bar
+ * and the palette hand nothing but, at most, a Uri, which a link can hand too (`{"$mid":1,…}`
+ * becomes a Uri), so they ask first.
+ */
+function composerDocument(composer: PromptComposer, target: unknown): { document: vscode.TextDocument; asked: boolean; sendAgain: boolean | undefined } {
+  const fromLens = composer.draftOfToken(target);
+  const code = isFromCode(target) ? (target as { uri?: unknown; sendAgain?: unknown }) : undefined;
+  const named = fromLens ?? (code?.uri instanceof vscode.Uri ? code.uri : undefined);
+  const uri = named ?? (target instanceof vscode.Uri ? target : vscode.window.activeTextEditor?.document.uri);
+  const document = uri === undefined ? undefined : vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (document === undefined || composer.addressOf(document.uri) === undefined) throw new Error(vscode.l10n.t('Open a prompt first: Docs Admin: Ask Agent…, or Send Follow-up… on an agent job.'));
-  return document;
+  return { document, asked: named !== undefined, sendAgain: typeof code?.sendAgain === 'boolean' ? code.sendAgain : undefined };
+}
+
+/** Asks before sending (a keystroke, the title bar or a link): where it goes, and how it starts. */
+async function confirmSend(deps: Deps, composer: PromptComposer, document: vscode.TextDocument): Promise<boolean> {
+  const address = composer.addressOf(document.uri);
+  const prompt = await composer.promptOf(document);
+  // Nothing to send: the send says so, with nothing to confirm.
+  if (isBlankPrompt(prompt)) return true;
+  const send = vscode.l10n.t('Send');
+  const question = address?.request.kind === 'message' ? vscode.l10n.t('Send this follow-up to agent job {0}?', address.request.jobId) : vscode.l10n.t('Send this prompt to the agent? It creates an agent job.');
+  const shown = prompt.length > 300 ? `${prompt.slice(0, 300)}…` : prompt;
+  return (await deps.messages.ask('info', question, { modal: true, detail: shown }, send)) === send;
 }
 
 function environmentName(id: string): string {
@@ -169,7 +194,7 @@ async function send(deps: Deps, composer: PromptComposer, document: vscode.TextD
   deps.log.trace(`Prompt: ${prompt}`);
   let job: AgentJob;
   try {
-    job = await vscode.window.withProgress(
+    job = await deps.ui.progress(
       { location: vscode.ProgressLocation.Notification, title: request.kind === 'create' ? vscode.l10n.t('Sending the prompt to the agent…') : vscode.l10n.t('Sending the follow-up to agent job {0}…', request.jobId) },
       // No cancel: once sent, a request cannot be taken back, only left unanswered.
       () => askAgent(client, request, prompt, { maxRateLimitWaitMs: 0, advice: editorAdvice }),

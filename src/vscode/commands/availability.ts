@@ -12,7 +12,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const change = vscode.l10n.t('Change Deployment Type');
       const choice = await deps.messages.ask('info', availabilityNote(type), { modal: false, detail }, change);
       if (choice === change) {
-        const picked = await vscode.window.showQuickPick(
+        const picked = await deps.ui.quickPick(
           (Object.keys(DEPLOYMENT_NAMES) as (keyof typeof DEPLOYMENT_NAMES)[]).map((t) => ({ label: DEPLOYMENT_NAMES[t], description: t === type ? vscode.l10n.t('current') : '', detail: availabilityNote(t), type: t })),
           { title: vscode.l10n.t('Docs Admin: where does the docs site run?') },
         );

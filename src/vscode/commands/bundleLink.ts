@@ -7,7 +7,7 @@ import { openSafely } from '../openLink';
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.copyBundleLink', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a completed export in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick a completed export in the Docs Admin view.'));
       const link = await freshLink(deps, node.key);
       await vscode.env.clipboard.writeText(link.bundle.bundleUrl);
       const left = deps.session.links?.timeLeft(link);
@@ -15,7 +15,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       return true;
     }),
     command('docsAdmin.export.openBundleLink', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a completed export in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick a completed export in the Docs Admin view.'));
       const link = await freshLink(deps, node.key);
       return openSafely(deps, link.bundle.bundleUrl, 'bundle');
     }),

@@ -29,7 +29,7 @@ function wouldOverwrite(error: unknown): boolean {
 
 /** `confirmed`: the answer to the question about uncommitted changes, given in advance by code (tests, automation). */
 async function checkOut(deps: Deps, node: unknown, confirmed?: boolean): Promise<CheckedOut | Stopped> {
-  const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching the agent\'s branch…') }, () => fetchAgentBranch(deps, node));
+  const found = await deps.ui.progress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching the agent\'s branch…') }, () => fetchAgentBranch(deps, node));
   if (stopped(found)) return found;
   const { repository, branch, tracking } = found;
   await repository.status();

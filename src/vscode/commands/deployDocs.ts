@@ -12,7 +12,7 @@ const ID = 'docsAdmin.deployment.deploy';
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command(ID, deps, async (given?: { confirmed?: boolean }) => {
-      const options = optionsFromCode(given, ID);
+      const options = optionsFromCode(deps, given, ID);
       requireService(deps);
       const env = deps.session.environment;
       if (options.confirmed !== true) {
@@ -26,7 +26,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         if (choice !== deploy) return undefined;
       }
       const triggers = triggersOf(deps);
-      const started = await triggerWithProgress(vscode.l10n.t('Deploying the docs of "{0}"…', env.name), (o) => triggers.deploy(o));
+      const started = await triggerWithProgress(deps, vscode.l10n.t('Deploying the docs of "{0}"…', env.name), (o) => triggers.deploy(o));
       if (started === undefined) return undefined;
       deps.log.info(`Deployment of ${env.projectId} (${env.name}) queued: status ${started.statusId}`);
       await trackStarted(deps, started.statusId, { kind: 'production' });

@@ -7,21 +7,23 @@
 import * as vscode from 'vscode';
 import { previewOfBranch } from '../../core/deployments/agentPreview';
 import { checkOpenableLink } from '../../core/links';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, requireService, rowOrNone, valueFromCode, type Deps } from '../commandToolkit';
 import { deploymentOf, pickDeployment, type DeploymentJob } from '../deployments';
 import { listEnvironments, updateEnvironment } from '../environments';
 import { openSafely } from '../openLink';
 
 /** The preview a row stands for: its own, or (an agent job's row) the newest of its branch. */
-async function previewOf(deps: Deps, node: unknown): Promise<DeploymentJob | undefined> {
-  if (isJobNode(node) && node.kind === 'agent') {
+async function previewOf(deps: Deps, given: unknown, id: string): Promise<DeploymentJob | undefined> {
+  // A row handed out, or none (the palette): a link's look-alike is refused.
+  const node = rowOrNone(deps, given, id);
+  if (node !== undefined && node.kind === 'agent') {
     const agent = requireService(deps).get(node.key);
     const ref = agent?.kind === 'agent' ? agent.snapshot?.source.ref : undefined;
     const preview = previewOfBranch(requireService(deps).list(), ref, agent?.id);
     if (preview === undefined) throw new Error(vscode.l10n.t('No preview of this agent job\'s branch is tracked: run Preview Agent Branch first.'));
     return preview;
   }
-  if (isJobNode(node)) return deploymentOf(deps, node);
+  if (node !== undefined) return deploymentOf(deps, node);
   return pickDeployment(deps, vscode.l10n.t('Docs Admin: open a preview'), (job) => job.target?.kind === 'preview');
 }
 
@@ -37,18 +39,18 @@ function environment(deps: Deps) {
 }
 
 /** Asks for the docs site's address (https), keeps it in the environment's settings; undefined when dismissed. */
-async function askSiteUrl(deps: Deps, given?: string): Promise<string | undefined> {
+async function askSiteUrl(deps: Deps, given: { value?: string; suggested?: string } = {}): Promise<string | undefined> {
   const env = environment(deps);
   const validate = (v: string) => {
     const verdict = checkOpenableLink(v);
     return verdict.ok ? undefined : vscode.l10n.t('Enter the https address of the docs site: {0}.', verdict.reason);
   };
   const value =
-    given ??
-    (await vscode.window.showInputBox({
+    given.value ??
+    (await deps.ui.inputBox({
       title: vscode.l10n.t('Docs Admin: the docs site of "{0}"', env.name),
       prompt: vscode.l10n.t("The address readers open (kept in the environment's settings)"),
-      value: env.siteUrl,
+      value: given.suggested ?? env.siteUrl,
       placeHolder: 'https://docs.example.com',
       ignoreFocusOut: true,
       validateInput: validate,
@@ -63,30 +65,32 @@ async function askSiteUrl(deps: Deps, given?: string): Promise<string | undefine
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.deployment.openPreview', deps, async (node?: unknown) => {
-      const job = await previewOf(deps, node);
+      const job = await previewOf(deps, node, 'docsAdmin.deployment.openPreview');
       if (job === undefined) return undefined;
       const url = previewUrlOf(job);
       return (await openSafely(deps, url, 'preview')) ? url : false;
     }),
     command('docsAdmin.deployment.copyPreviewUrl', deps, async (node?: unknown) => {
-      const job = await previewOf(deps, node);
+      const job = await previewOf(deps, node, 'docsAdmin.deployment.copyPreviewUrl');
       if (job === undefined) return undefined;
       const url = previewUrlOf(job);
       const verdict = checkOpenableLink(url);
       if (!verdict.ok) throw new Error(vscode.l10n.t('The preview URL was not copied: {0}.', verdict.reason));
       await vscode.env.clipboard.writeText(verdict.url.href);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the preview URL'), 3000);
+      deps.messages.status(vscode.l10n.t('Copied the preview URL'), 3000);
       return verdict.url.href;
     }),
     command('docsAdmin.site.open', deps, async (node?: unknown) => {
       // From a row or a notification the node says nothing more: the site is the environment's.
-      void node;
+      // Anything else (a link's JSON) is refused.
+      rowOrNone(deps, node, 'docsAdmin.site.open');
       requireService(deps);
       const known = environment(deps).siteUrl;
       const url = known !== '' ? known : await askSiteUrl(deps);
       if (url === undefined) return undefined;
       return (await openSafely(deps, url, 'site')) ? url : false;
     }),
-    command('docsAdmin.site.set', deps, async (given?: string) => askSiteUrl(deps, given)),
+    // An address from code is kept; one from a link is shown in the box for the person to confirm.
+    command('docsAdmin.site.set', deps, async (given?: unknown) => askSiteUrl(deps, valueFromCode(given))),
   ];
 }

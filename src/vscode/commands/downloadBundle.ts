@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
+import { command, type Deps, optionsFromCode, rowOrNone } from '../commandToolkit';
 import { exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
@@ -54,15 +54,15 @@ export interface DownloadArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.downloadBundle', deps, async (node?: unknown, given?: DownloadArgs): Promise<DownloadResult | undefined> => {
-      const args = optionsFromCode(given, 'docsAdmin.export.downloadBundle');
-      const key: JobKey | undefined = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle'));
+      const args = optionsFromCode(deps, given, 'docsAdmin.export.downloadBundle');
+      const key: JobKey | undefined = rowOrNone(deps, node, 'docsAdmin.export.downloadBundle')?.key ?? (await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: download a bundle')));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
       if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be downloaded once it has.'));
       let target = args.target;
       let replace = args.replace === true;
       if (target === undefined) {
-        const uri = await vscode.window.showSaveDialog({
+        const uri = await deps.ui.saveDialog({
           title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
           defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
           filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
@@ -78,7 +78,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const config = readConfig();
       const network = deps.session.network;
       const { downloadBundle } = await import('../../core/bundle/download/download.js');
-      const result = await withCancellableProgress(vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
+      const result = await withCancellableProgress(deps.ui, vscode.l10n.t('Downloading the bundle of {0}', job.domain ?? job.id), (progress, signal) => {
         let shown = 0;
         return downloadBundle({
           target: chosen,
@@ -108,7 +108,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const extract = vscode.l10n.t('Extract…');
       const reveal = vscode.l10n.t('Reveal');
       void deps.messages.info(vscode.l10n.t('Bundle saved and checked: {0} ({1}).', chosen, formatBytes(result.bytes)), extract, reveal).then((choice) => {
-        if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', { key, kind: 'export' });
+        if (choice === extract) void vscode.commands.executeCommand('docsAdmin.export.extractBundle', deps.nodes.of(key, 'export'));
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(chosen));
       });
       return result;

@@ -5,7 +5,8 @@ import type { ExtractSummary } from '../../core/bundle/extract/extract';
 import { describeSummary, type BundleSummary } from '../../core/bundle/shelf/shelfRows';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
-import { command, type Deps, isJobNode, optionsFromCode, requireService } from '../commandToolkit';
+import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandToolkit';
+import { fromCode } from '../fromCode';
 import { formatBytes } from '../../core/format';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
@@ -43,8 +44,9 @@ export interface ExtractArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.extractBundle', deps, async (node?: unknown, given?: ExtractArgs): Promise<ExtractSummary | undefined> => {
-      const args = optionsFromCode(given, 'docsAdmin.export.extractBundle');
-      const job = isJobNode(node) ? requireService(deps).get(node.key) : undefined;
+      const args = optionsFromCode(deps, given, 'docsAdmin.export.extractBundle');
+      const row = rowOrNone(deps, node, 'docsAdmin.export.extractBundle');
+      const job = row === undefined ? undefined : requireService(deps).get(row.key);
       const jobId = job?.kind === 'export' ? job.id : undefined;
       let archive = args.archive ?? (jobId === undefined ? undefined : deps.session.shelf?.get(jobId)?.archive);
       if (archive === undefined) {
@@ -54,12 +56,12 @@ export function register(deps: Deps): vscode.Disposable[] {
           const choice = await deps.messages.info(vscode.l10n.t('This export\'s bundle has not been downloaded yet.'), download, chooseFile);
           if (choice === download) {
             // Extract is offered again when the download is done.
-            await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node);
+            await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', row);
             return undefined;
           }
           if (choice !== chooseFile) return undefined;
         }
-        const picked = await vscode.window.showOpenDialog({
+        const picked = await deps.ui.openDialog({
           title: vscode.l10n.t('Docs Admin: extract a bundle'),
           canSelectFiles: true,
           canSelectMany: false,
@@ -76,7 +78,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       let folder = args.folder;
       let replace = args.replace === true;
       if (folder === undefined) {
-        const parent = await vscode.window.showOpenDialog({
+        const parent = await deps.ui.openDialog({
           title: vscode.l10n.t('Extract {0} into a new folder "{1}" in…', basename(source), folderNameFor(source)),
           defaultUri: vscode.Uri.file(dirname(source)),
           canSelectFiles: false,
@@ -101,7 +103,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const target = folder;
       const config = readConfig();
       const { extractBundle } = await import('../../core/bundle/extract/extract.js');
-      const summary = await withCancellableProgress(vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
+      const summary = await withCancellableProgress(deps.ui, vscode.l10n.t('Extracting {0}', basename(source)), (progress, signal) => {
         let last = 0;
         return extractBundle(source, target, {
           ...config.extract,
@@ -127,7 +129,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const preview = vscode.l10n.t('Preview');
       const reveal = vscode.l10n.t('Reveal');
       void deps.messages.info(vscode.l10n.t('Extracted {0} to {1}.', described.headline, target), preview, reveal).then((choice) => {
-        if (choice === preview) void vscode.commands.executeCommand('docsAdmin.export.previewBundle', node ?? { folder: target });
+        if (choice === preview) void vscode.commands.executeCommand('docsAdmin.export.previewBundle', row ?? fromCode({ folder: target }));
         if (choice === reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(target));
       });
       return summary;

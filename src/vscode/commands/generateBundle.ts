@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { command, isJobNode, type Deps } from '../commandToolkit';
+import { command, rowOrNone, type Deps } from '../commandToolkit';
 import { describeExpiry, exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 
@@ -7,11 +7,12 @@ import { pickCompletedExport } from '../pickExport';
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.generateBundle', deps, async (node?: unknown) => {
-      const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: generate a bundle link'));
+      const key = rowOrNone(deps, node, 'docsAdmin.export.generateBundle')?.key ?? (await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: generate a bundle link')));
       if (key === undefined) return undefined;
+      const row = deps.nodes.of(key, 'export');
       const job = exportJobOf(deps, key);
       if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can be generated once it has.'));
-      const link = await vscode.window.withProgress(
+      const link = await deps.ui.progress(
         { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Generating the bundle link…') },
         () => job.links.issue(job.id),
       );
@@ -19,8 +20,8 @@ export function register(deps: Deps): vscode.Disposable[] {
       const download = vscode.l10n.t('Download…');
       const copyLink = vscode.l10n.t('Copy Link');
       void deps.messages.info(vscode.l10n.t('Bundle ready for {0} ({1}).', job.domain ?? job.id, describeExpiry(left)), download, copyLink).then((choice) => {
-        if (choice === download) void vscode.commands.executeCommand('docsAdmin.export.downloadBundle', node ?? { key, kind: 'export' });
-        if (choice === copyLink) void vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', node ?? { key, kind: 'export' });
+        if (choice === download) void vscode.commands.executeCommand('docsAdmin.export.downloadBundle', row);
+        if (choice === copyLink) void vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', row);
       });
       return { expiresInMs: left, sizeBytes: link.bundle.sizeBytes };
     }),

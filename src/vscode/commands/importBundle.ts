@@ -25,7 +25,7 @@ export interface ImportArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.bundle.import', deps, async (given?: ImportArgs) => {
-      const args = optionsFromCode(given, 'docsAdmin.bundle.import');
+      const args = optionsFromCode(deps, given, 'docsAdmin.bundle.import');
       const { bundleDirectory, bundleBaseUrl } = readConfig().airGapped;
       if (bundleDirectory === '' || bundleBaseUrl === '') {
         throw new Error(
@@ -36,7 +36,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (!base.ok) throw new Error(vscode.l10n.t('{0} cannot be used: {1}.', 'docsAdmin.airGapped.bundleBaseUrl', base.reason));
       let file = args.file;
       if (file === undefined) {
-        const picked = await vscode.window.showOpenDialog({
+        const picked = await deps.ui.openDialog({
           title: vscode.l10n.t('Docs Admin: import a bundle file'),
           canSelectMany: false,
           filters: { [vscode.l10n.t('Docs bundle')]: ['gz', 'tgz', 'zip'] },
@@ -48,7 +48,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const { verifyArchive } = await import('../../core/bundle/extract/verify.js');
       const chosen = file;
       // Read through to its end: a bundle carried in on a stick is imported only when it is whole.
-      const checked = await withCancellableProgress(vscode.l10n.t('Checking the bundle {0}', basename(chosen)), async (progress, signal) => {
+      const checked = await withCancellableProgress(deps.ui, vscode.l10n.t('Checking the bundle {0}', basename(chosen)), async (progress, signal) => {
         let shown = 0;
         return verifyArchive(chosen, {
           signal,
@@ -84,7 +84,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await applyStaticExport(uri, { bundleUrl, ...(args.version === undefined ? {} : { version: args.version }) });
       deps.log.info(`Imported ${file} to ${target}; ${vscode.workspace.asRelativePath(uri)} now points at ${bundleUrl}.`);
       if (args.rollout !== false) {
-        await withCancellableProgress(vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, deps, signal));
+        await withCancellableProgress(deps.ui, vscode.l10n.t('Rolling out the imported bundle'), (_progress, signal) => runRolloutTask(uri, deps, signal));
       }
       const where = vscode.workspace.asRelativePath(uri);
       void deps.messages.info(

@@ -1,20 +1,23 @@
 import * as vscode from 'vscode';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { parseExportDomain, parseJobId } from '../../core/jobs/input';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, isJobNode, requireService, valueFromCode, type Deps } from '../commandToolkit';
 import { knownKeys } from '../environments';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.agentJob.track', deps, async (given?: string) => {
+    command('docsAdmin.agentJob.track', deps, async (given?: unknown) => {
+      // An id from code is tracked; one from a link is shown in the box for the person to confirm.
+      const { value: fromCodeValue, suggested } = valueFromCode(given);
       const service = requireService(deps);
       // A key pasted here would be sent in a request's path: it is told apart and refused.
       const keys = await knownKeys(deps.keys);
       const value =
-        given ??
-        (await vscode.window.showInputBox({
+        fromCodeValue ??
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: track an agent job'),
           prompt: vscode.l10n.t('The job id, or a URL that contains it'),
+          ...(suggested === undefined ? {} : { value: suggested }),
           ignoreFocusOut: true,
           validateInput: (v) => {
             const r = parseJobId(v, keys);
@@ -28,14 +31,17 @@ export function register(deps: Deps): vscode.Disposable[] {
       deps.reveal({ key: jobKey(job), kind: 'agent' });
       return parsed.id;
     }),
-    command('docsAdmin.export.start', deps, async (given?: string) => {
+    command('docsAdmin.export.start', deps, async (given?: unknown) => {
+      // A domain from code is exported; one from a link is shown in the box for the person to confirm.
+      const { value: fromCodeValue, suggested } = valueFromCode(given);
       const service = requireService(deps);
       const value =
-        given ??
-        (await vscode.window.showInputBox({
+        fromCodeValue ??
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: start a static export'),
           prompt: vscode.l10n.t('The domain of the docs site (a bare host name)'),
           placeHolder: 'docs.example.com',
+          ...(suggested === undefined ? {} : { value: suggested }),
           ignoreFocusOut: true,
           validateInput: (v) => {
             const r = parseExportDomain(v);
@@ -56,20 +62,20 @@ export function register(deps: Deps): vscode.Disposable[] {
       return true;
     }),
     command('docsAdmin.job.refresh', deps, (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
       requireService(deps).refresh(node.key);
       return true;
     }),
     command('docsAdmin.job.copyId', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
       if (job === undefined) throw new Error(vscode.l10n.t('That job is no longer tracked.'));
       await vscode.env.clipboard.writeText(job.id);
-      vscode.window.setStatusBarMessage(vscode.l10n.t('Copied job id {0}', job.id), 3000);
+      deps.messages.status(vscode.l10n.t('Copied job id {0}', job.id), 3000);
       return job.id;
     }),
     command('docsAdmin.job.stopTracking', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick a job in the Docs Admin view.'));
       const job = requireService(deps).get(node.key);
       await requireService(deps).untrack(node.key);
       if (job?.kind === 'export') {

@@ -7,14 +7,14 @@ import { command, optionsFromCode, type Deps } from '../commandToolkit';
 
 type Check = 'accepted' | 'rejected' | 'unchecked';
 
-async function liveCheck(deps: Deps, key: string): Promise<{ result: Check; note?: string }> {
+/** Checks the key with the server at `baseUrl` (the one named in the key box), and only there. */
+async function liveCheck(deps: Deps, key: string, baseUrl: string): Promise<{ result: Check; note?: string }> {
   const env = deps.session.environment;
-  const base = checkBaseUrl(env.baseUrl);
-  if (!base.ok || env.projectId === '') return { result: 'unchecked', note: vscode.l10n.t('set the base URL and project id to check it') };
+  if (env.projectId === '') return { result: 'unchecked', note: vscode.l10n.t('set the project id to check it') };
   const { AdminApiClient } = await import('../../core/api/client.js');
   // Through the same proxy and certificates as the session's client.
   const network = deps.session.network;
-  const client = new AdminApiClient({ baseUrl: base.baseUrl, projectId: env.projectId, getKey: () => key, log: deps.log, maxAttempts: 1, requestTimeoutMs: 10_000, ...(network === undefined ? {} : { network }) });
+  const client = new AdminApiClient({ baseUrl, projectId: env.projectId, getKey: () => key, log: deps.log, maxAttempts: 1, requestTimeoutMs: 10_000, ...(network === undefined ? {} : { network }) });
   try {
     // No endpoint says "who am I": an unknown job answers 404 only once the key is accepted.
     await client.getAgentJob('docs-admin-key-check');
@@ -33,13 +33,23 @@ export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.key.set', deps, async (options?: { key?: string }) => {
       // A key given by a link could swap in someone else's (valid) key: taken from code only.
-      const given = optionsFromCode(options, 'docsAdmin.key.set').key;
+      const given = optionsFromCode(deps, options, 'docsAdmin.key.set').key;
       const env = deps.session.environment;
+      // A key is kept for one server, named here and in the box: the base URL comes first.
+      const base = checkBaseUrl(env.baseUrl);
+      if (env.baseUrl === '' || !base.ok) {
+        const setBaseUrl = vscode.l10n.t('Set Base URL');
+        void deps.messages.warn(vscode.l10n.t('Set the base URL of "{0}" first: the admin key is kept for that server, and sent nowhere else.', env.name), setBaseUrl).then((choice) => {
+          if (choice === setBaseUrl) void vscode.commands.executeCommand('docsAdmin.baseUrl.set');
+        });
+        return false;
+      }
+      const origin = new URL(base.baseUrl).origin;
       const value =
         given ??
-        (await vscode.window.showInputBox({
-          title: vscode.l10n.t('Docs Admin: admin key for "{0}"', env.name),
-          prompt: vscode.l10n.t('From the dashboard: organization settings → API keys. Stored in the system keychain only.'),
+        (await deps.ui.inputBox({
+          title: vscode.l10n.t('Docs Admin: admin key for "{0}" ({1})', env.name, origin),
+          prompt: vscode.l10n.t('From the dashboard: organization settings → API keys. Sent only to {0}; stored in the system keychain only.', origin),
           password: true,
           ignoreFocusOut: true,
           validateInput: (v) => {
@@ -51,7 +61,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const checked = checkAdminKey(value, knownProjectIds());
       if (!checked.ok) throw new Error(checked.reason);
       const key = checked.value;
-      const check = await liveCheck(deps, key);
+      const check = await liveCheck(deps, key, base.baseUrl);
       if (check.result === 'rejected') {
         const saveAnyway = vscode.l10n.t('Save Anyway');
         // The note quotes the server's 401 text: Messages leaves nothing in it clickable.
@@ -62,9 +72,13 @@ export function register(deps: Deps): vscode.Disposable[] {
         }
         if ((await deps.messages.error(rejected, saveAnyway)) !== saveAnyway) return false;
       }
-      // Bound to this server: a base URL changed later gets nothing until the person agrees.
-      const base = checkBaseUrl(env.baseUrl);
-      await deps.keys.set(env.id, key, base.ok ? new URL(base.baseUrl).origin : undefined);
+      // Bound to the server named in the box: a base URL changed since (a sync, another window) gets nothing.
+      const now = deps.session.environment;
+      const nowBase = checkBaseUrl(now.baseUrl);
+      if (now.id !== env.id || !nowBase.ok || new URL(nowBase.baseUrl).origin !== origin) {
+        throw new Error(vscode.l10n.t('The base URL of "{0}" changed while its admin key was being set (it was {1}): the key was not stored. Set it again.', env.name, origin));
+      }
+      await deps.keys.set(env.id, key, origin);
       await deps.session.rebuild();
       if (check.result === 'unchecked') void deps.messages.warn(vscode.l10n.t('Admin key saved for "{0}", but not checked: {1}', env.name, check.note ?? ''));
       else if (check.note === undefined) void deps.messages.info(vscode.l10n.t('Admin key saved for "{0}" and accepted by the server.', env.name));
@@ -72,7 +86,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       return true;
     }),
     command('docsAdmin.key.clear', deps, async (options?: { confirmed?: boolean }) => {
-      const confirmed = optionsFromCode(options, 'docsAdmin.key.clear').confirmed;
+      const confirmed = optionsFromCode(deps, options, 'docsAdmin.key.clear').confirmed;
       const env = deps.session.environment;
       if (confirmed !== true) {
         const remove = vscode.l10n.t('Remove');

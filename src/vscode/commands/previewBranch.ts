@@ -35,7 +35,7 @@ function knownBranches(deps: Deps): BranchItem[] {
 /** The branch picked or typed (checked); undefined when dismissed. */
 async function pickBranch(deps: Deps): Promise<string | undefined> {
   const known = knownBranches(deps);
-  const pick = vscode.window.createQuickPick<BranchItem>();
+  const pick = deps.ui.quickPickBox<BranchItem>();
   pick.title = vscode.l10n.t('Docs Admin: preview a branch of "{0}"', deps.session.environment.name);
   pick.placeholder = vscode.l10n.t('Pick a branch, or type its name');
   pick.ignoreFocusOut = true;
@@ -68,7 +68,7 @@ async function pickBranch(deps: Deps): Promise<string | undefined> {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command(ID, deps, async (given?: { branch?: string }) => {
-      const options = optionsFromCode(given, ID);
+      const options = optionsFromCode(deps, given, ID);
       requireService(deps);
       const value = options.branch ?? (await pickBranch(deps));
       if (value === undefined) return undefined;

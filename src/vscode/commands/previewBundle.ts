@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { readConfig } from '../config';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, fromOutside, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { isFromCode } from '../fromCode';
 
 async function isFolder(path: string): Promise<boolean> {
   return stat(path).then(
@@ -18,16 +19,19 @@ export function register(deps: Deps): vscode.Disposable[] {
     command('docsAdmin.export.previewBundle', deps, async (node?: unknown): Promise<string | undefined> => {
       let folder: string | undefined;
       let label: string | undefined;
-      if (isJobNode(node)) {
+      if (isJobNode(deps, node)) {
         const job = requireService(deps).get(node.key);
         if (job?.kind !== 'export') throw new Error(vscode.l10n.t('Pick an export job in the Static Exports view.'));
         folder = deps.session.shelf?.get(job.id)?.folder;
         label = job.domain ?? job.snapshot?.domain ?? job.id;
         if (folder === undefined) throw new Error(vscode.l10n.t('Extract the bundle first (Download Bundle, then Extract Bundle).'));
-      } else if (typeof node === 'object' && node !== null && typeof (node as { folder?: unknown }).folder === 'string') {
+      } else if (isFromCode(node) && typeof (node as { folder?: unknown }).folder === 'string') {
+        // A folder named by code (Extract's "Preview"); from a link it would serve any folder on loopback.
         folder = (node as { folder: string }).folder;
+      } else if (node !== undefined && node !== null) {
+        throw fromOutside('docsAdmin.export.previewBundle');
       } else {
-        const picked = await vscode.window.showOpenDialog({
+        const picked = await deps.ui.openDialog({
           title: vscode.l10n.t('Docs Admin: preview an extracted bundle'),
           canSelectFiles: false,
           canSelectFolders: true,
@@ -43,7 +47,7 @@ export function register(deps: Deps): vscode.Disposable[] {
     command('docsAdmin.preview.stop', deps, async () => {
       const running = previews.list();
       if (running.length <= 1) return previews.stop();
-      const picked = await vscode.window.showQuickPick(
+      const picked = await deps.ui.quickPick(
         [{ label: vscode.l10n.t('Stop all'), folder: undefined as string | undefined }, ...running.map((r) => ({ label: r.label, description: r.url, detail: r.folder, folder: r.folder }))],
         { title: vscode.l10n.t('Docs Admin: stop a bundle preview') },
       );

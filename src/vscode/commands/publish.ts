@@ -6,7 +6,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
-import { command, type Deps, isJobNode, optionsFromCode, requireService } from '../commandToolkit';
+import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandToolkit';
 
 const LAST_DOMAIN = 'docsAdmin.lastPublishDomain';
 
@@ -26,7 +26,7 @@ export interface PublishArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.publish', deps, async (node?: unknown, given?: PublishArgs): Promise<PublishResult | undefined> => {
-      const args = optionsFromCode(given, 'docsAdmin.publish');
+      const args = optionsFromCode(deps, given, 'docsAdmin.publish');
       const config = readConfig();
       if (config.deploymentType === 'airGapped') {
         throw new Error(
@@ -39,15 +39,17 @@ export function register(deps: Deps): vscode.Disposable[] {
       const service = requireService(deps);
       const client = deps.session.client;
       if (client === undefined) throw new Error(vscode.l10n.t('The environment is not set up.'));
-      const fromNode = isJobNode(node) ? service.get(node.key) : undefined;
-      const known = fromNode?.kind === 'export' ? (fromNode.domain ?? fromNode.snapshot?.domain) : undefined;
+      const row = rowOrNone(deps, node, 'docsAdmin.publish');
+      const fromRow = row === undefined ? undefined : service.get(row.key);
+      const known = fromRow?.kind === 'export' ? (fromRow.domain ?? fromRow.snapshot?.domain) : undefined;
+      // Publishing rolls a deployment out: unless code named the domain, the person confirms it
+      // (a row's domain is the box's first value, one Enter away).
       const typed =
         args.domain ??
-        known ??
-        (await vscode.window.showInputBox({
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: publish a static export'),
           prompt: vscode.l10n.t('The domain of the docs site to export and roll out'),
-          value: deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
+          value: known ?? deps.context.workspaceState.get<string>(LAST_DOMAIN) ?? '',
           placeHolder: 'docs.example.com',
           ignoreFocusOut: true,
           validateInput: (v) => {
@@ -65,7 +67,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
       const { publish, STEP_TITLES } = await import('../../core/deploy/publish.js');
       let observed: string | undefined;
-      const result = await withCancellableProgress(vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
+      const result = await withCancellableProgress(deps.ui, vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
         let shown = 0;
         return publish({
           client,

@@ -8,7 +8,7 @@ export function register(deps: Deps): vscode.Disposable[] {
     command('docsAdmin.readers.period', deps, async () => {
       const model = deps.readers.model;
       const items = PERIOD_DAYS.map((days) => ({ label: vscode.l10n.t('Last {0} days', days), description: days === model.period ? vscode.l10n.t('shown now') : '', days }));
-      const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('What readers said: which period?'), placeHolder: vscode.l10n.t('Today is included; the data is loaded once for the whole site') });
+      const picked = await deps.ui.quickPick(items, { title: vscode.l10n.t('What readers said: which period?'), placeHolder: vscode.l10n.t('Today is included; the data is loaded once for the whole site') });
       if (picked === undefined) return undefined;
       await model.setPeriod(picked.days);
       return picked.days;

@@ -8,7 +8,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const model = deps.readers.model;
       if (!model.settings.enabled) throw new Error(vscode.l10n.t('Reader analytics are turned off (docsAdmin.readers.enabled).'));
       if (!model.usable) throw new Error(vscode.l10n.t('Set the base URL, project id and admin key of the "{0}" environment first.', deps.session.environment.name));
-      const site = await vscode.window.withProgress({ location: { viewId: 'docsAdmin.readersView' } }, () => model.refresh());
+      const site = await deps.ui.progress({ location: { viewId: 'docsAdmin.readersView' } }, () => model.refresh());
       const state = model.state();
       if (state.kind === 'failed') throw state.error;
       return site;

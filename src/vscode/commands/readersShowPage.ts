@@ -4,9 +4,11 @@ import { command, type Deps } from '../commandToolkit';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.readers.showPage', deps, async (key?: unknown) => {
-      // The key is only looked up among the pages in memory: anything else shows nothing.
-      if (typeof key !== 'string' || !(await deps.readers.view.revealPage(key))) {
+    command('docsAdmin.readers.showPage', deps, async (token?: unknown) => {
+      // Only the token its CodeLens handed out: a link's string or JSON is refused, and nothing moves.
+      const key = deps.readers.lens.pageOfToken(token);
+      if (key === undefined) throw new Error(vscode.l10n.t('Show Page runs from the reader CodeLens on a docs page: click it there.'));
+      if (!(await deps.readers.view.revealPage(key))) {
         throw new Error(vscode.l10n.t('This page has no reader data for the period shown. Refresh the Readers view to load it again.'));
       }
       return true;

@@ -5,7 +5,7 @@ import { command, isJobNode, requireService, type Deps } from '../commandToolkit
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.retry', deps, async (node: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick an export job in the Docs Admin view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick an export job in the Docs Admin view.'));
       const service = requireService(deps);
       const job = service.get(node.key);
       if (job?.kind !== 'export') throw new Error(vscode.l10n.t('Pick an export job.'));

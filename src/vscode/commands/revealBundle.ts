@@ -5,7 +5,7 @@ import { command, isJobNode, requireService, type Deps } from '../commandToolkit
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.export.revealBundle', deps, async (node?: unknown) => {
-      if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick a downloaded or extracted bundle in the Static Exports view.'));
+      if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick a downloaded or extracted bundle in the Static Exports view.'));
       const job = requireService(deps).get(node.key);
       const entry = job?.kind === 'export' ? deps.session.shelf?.get(job.id) : undefined;
       const path = node.part === 'archive' ? entry?.archive : (entry?.folder ?? entry?.archive);

@@ -63,7 +63,7 @@ async function closeEarlier(title: string): Promise<void> {
 }
 
 async function review(deps: Deps, node: unknown): Promise<ReviewOpened | Stopped> {
-  const found = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching the agent\'s branch…') }, () => fetchAgentBranch(deps, node));
+  const found = await deps.ui.progress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Fetching the agent\'s branch…') }, () => fetchAgentBranch(deps, node));
   if (stopped(found)) return found;
   const { job, branch, repository, head } = found;
   const base = await defaultBranch(found, deps.log);

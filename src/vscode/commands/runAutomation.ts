@@ -20,7 +20,7 @@ function automations(deps: Deps): Automations {
 /** A new automation: its id, then its name. Undefined when dismissed. */
 async function addAutomation(deps: Deps): Promise<Automation | undefined> {
   const keys = await knownKeys(deps.keys);
-  const idText = await vscode.window.showInputBox({
+  const idText = await deps.ui.inputBox({
     title: vscode.l10n.t('Docs Admin: run an automation (1/2)'),
     prompt: vscode.l10n.t("The automation's id, from its settings panel on the dashboard's Automations page (only automations with a custom schedule can be run)"),
     ignoreFocusOut: true,
@@ -32,7 +32,7 @@ async function addAutomation(deps: Deps): Promise<Automation | undefined> {
   if (idText === undefined) return undefined;
   const id = parseAutomationId(idText, keys);
   if (!id.ok) throw new Error(id.reason);
-  const name = await vscode.window.showInputBox({
+  const name = await deps.ui.inputBox({
     title: vscode.l10n.t('Docs Admin: run an automation (2/2)'),
     prompt: vscode.l10n.t('A name for it, to pick it next time in "{0}"', deps.session.environment.name),
     placeHolder: vscode.l10n.t({ message: 'Weekly link check', comment: ['An example of the name a person gives an automation.'] }),
@@ -55,7 +55,7 @@ async function pickAutomation(deps: Deps): Promise<Automation | undefined> {
     { label: `$(add) ${vscode.l10n.t('Add an automation…')}`, description: vscode.l10n.t('by its id, from the dashboard') },
   ];
   if (store.list().length === 0) return addAutomation(deps);
-  const pick = vscode.window.createQuickPick<Item>();
+  const pick = deps.ui.quickPickBox<Item>();
   pick.title = vscode.l10n.t('Docs Admin: run an automation in "{0}"', deps.session.environment.name);
   pick.ignoreFocusOut = true;
   pick.items = items();
@@ -84,12 +84,12 @@ async function pickAutomation(deps: Deps): Promise<Automation | undefined> {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command(ID, deps, async (given?: { id?: string; name?: string }) => {
-      const options = optionsFromCode(given, ID);
+      const options = optionsFromCode(deps, given, ID);
       requireService(deps);
       const automation = options.id === undefined ? await pickAutomation(deps) : { id: options.id, name: options.name ?? automations(deps).get(options.id)?.name ?? options.id };
       if (automation === undefined) return undefined;
       const triggers = triggersOf(deps);
-      const run = await triggerWithProgress(vscode.l10n.t('Running the automation "{0}"…', automation.name), (o) => triggers.runAutomation(automation.id, o));
+      const run = await triggerWithProgress(deps, vscode.l10n.t('Running the automation "{0}"…', automation.name), (o) => triggers.runAutomation(automation.id, o));
       if (run === undefined) return undefined;
       // Remembered once the platform took it: a mistyped id is not kept.
       await automations(deps).remember({ ...automation, lastRunAt: Date.now() });

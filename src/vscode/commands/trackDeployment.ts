@@ -1,20 +1,23 @@
 /** Track Deployment…: follows a deployment or preview started elsewhere (the dashboard, CI) by its status id. */
 import * as vscode from 'vscode';
 import { parseStatusId } from '../../core/deployments/input';
-import { command, requireService, type Deps } from '../commandToolkit';
+import { command, requireService, valueFromCode, type Deps } from '../commandToolkit';
 import { knownKeys } from '../environments';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.deployment.track', deps, async (given?: string) => {
+    command('docsAdmin.deployment.track', deps, async (given?: unknown) => {
+      // An id from code is tracked; one from a link is shown in the box for the person to confirm.
+      const { value: fromCodeValue, suggested } = valueFromCode(given);
       const service = requireService(deps);
       // A key pasted here would be sent in a request's path: it is told apart and refused.
       const keys = await knownKeys(deps.keys);
       const value =
-        given ??
-        (await vscode.window.showInputBox({
+        fromCodeValue ??
+        (await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: track a deployment'),
           prompt: vscode.l10n.t('The status id of a deployment or preview (from CI, the CLI, or the dashboard), or a link that holds it'),
+          ...(suggested === undefined ? {} : { value: suggested }),
           ignoreFocusOut: true,
           validateInput: (v) => {
             const r = parseStatusId(v, keys);
@@ -25,7 +28,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const parsed = parseStatusId(value, keys);
       if (!parsed.ok) throw new Error(parsed.reason);
       await service.trackDeployment(parsed.id);
-      deps.reveal({ key: `deployment:${parsed.id}`, kind: 'deployment' });
+      deps.reveal(deps.nodes.of(`deployment:${parsed.id}`, 'deployment'));
       await deps.setup.update();
       return parsed.id;
     }),

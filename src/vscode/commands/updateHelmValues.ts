@@ -4,7 +4,8 @@ import { redactUrl } from '../../core/redact';
 import { readConfig } from '../config';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
 import { REGENERATE_COMMAND } from '../values/diagnostics';
-import { command, type Deps, isJobNode, optionsFromCode } from '../commandToolkit';
+import { isFromCode } from '../fromCode';
+import { command, type Deps, fromOutside, optionsFromCode, rowOrNone } from '../commandToolkit';
 import { exportJobOf, freshLink } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 
@@ -21,8 +22,8 @@ export interface UpdateValuesArgs {
 export function register(deps: Deps): vscode.Disposable[] {
   return [
     command('docsAdmin.values.update', deps, async (node?: unknown, given?: UpdateValuesArgs): Promise<string | undefined> => {
-      const args = optionsFromCode(given, 'docsAdmin.values.update');
-      const key = isJobNode(node) ? node.key : await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: which export should the deployment serve?'));
+      const args = optionsFromCode(deps, given, 'docsAdmin.values.update');
+      const key = rowOrNone(deps, node, 'docsAdmin.values.update')?.key ?? (await pickCompletedExport(deps, vscode.l10n.t('Docs Admin: which export should the deployment serve?')));
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);
       if (!job.completed) throw new Error(vscode.l10n.t('This export has not completed yet; its bundle can go into the values once it has.'));
@@ -30,7 +31,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (uri === undefined) return undefined;
       let version = args.version ?? undefined;
       if (args.version === undefined) {
-        const typed = await vscode.window.showInputBox({
+        const typed = await deps.ui.inputBox({
           title: vscode.l10n.t('Docs Admin: pin {0} (optional)', 'staticExport.version'),
           prompt: vscode.l10n.t('Leave empty to keep the file\'s version as it is'),
           ignoreFocusOut: true,
@@ -49,9 +50,12 @@ export function register(deps: Deps): vscode.Disposable[] {
       );
       return link.bundle.bundleUrl;
     }),
-    command(REGENERATE_COMMAND, deps, async (uri?: unknown): Promise<string | undefined> => {
-      const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
-      if (target === undefined) throw new Error(vscode.l10n.t('Open the values file first.'));
+    command(REGENERATE_COMMAND, deps, async (token?: unknown): Promise<string | undefined> => {
+      // Only from the quick fix or the CodeLens on a values file (their token), or code naming the
+      // file: a link handing a Uri would have a fresh signed link written and saved into any YAML file.
+      const named = isFromCode(token) ? (token as { uri?: unknown }).uri : undefined;
+      const target = deps.values.fileOfToken(token) ?? (named instanceof vscode.Uri ? named : undefined);
+      if (target === undefined) throw fromOutside(REGENERATE_COMMAND);
       const key = await exportForValues(deps, target);
       if (key === undefined) return undefined;
       const job = exportJobOf(deps, key);

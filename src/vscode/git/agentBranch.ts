@@ -26,8 +26,8 @@ export interface AgentBranch {
 export type Stopped = { outcome: 'noRepository' | 'branchGone' | 'gitUnavailable' | 'cancelled' | 'blocked' };
 
 /** A row's agent job, read. */
-export function agentJobOf(deps: Pick<Deps, 'session'>, node: unknown): AgentJob {
-  if (!isJobNode(node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
+export function agentJobOf(deps: Pick<Deps, 'session' | 'nodes'>, node: unknown): AgentJob {
+  if (!isJobNode(deps, node)) throw new Error(vscode.l10n.t('Pick an agent job in the Docs Admin view.'));
   const job = requireService(deps).get(node.key);
   if (job?.kind !== 'agent' || job.snapshot === undefined) throw new Error(vscode.l10n.t('That job has not been read yet.'));
   return job.snapshot;
@@ -57,7 +57,7 @@ export function gitReason(error: unknown): string {
 }
 
 /** The job's branch, fetched into the matching open repository; or why not (shown already). */
-export async function fetchAgentBranch(deps: Pick<Deps, 'session' | 'git' | 'log' | 'messages'>, node: unknown): Promise<AgentBranch | Stopped> {
+export async function fetchAgentBranch(deps: Pick<Deps, 'session' | 'git' | 'log' | 'messages' | 'nodes'>, node: unknown): Promise<AgentBranch | Stopped> {
   const job = agentJobOf(deps, node);
   if (deps.git.api === undefined) {
     void deps.messages.warn(vscode.l10n.t('The Git extension is not available (it is disabled, or "git.enabled" is off): enable it to review an agent\'s changes in the editor.'));

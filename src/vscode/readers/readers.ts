@@ -16,10 +16,14 @@ export class Readers implements vscode.Disposable {
   readonly view: ReadersView;
   readonly lens: PageLens;
 
-  constructor(session: Session, memento: vscode.Memento, log: Logger, onSeen: () => void) {
+  /**
+   * `itemId`: a row's tree item id, behind this installation's secret (tree/jobNodes.ts), so a
+   * link cannot name a row by its handle.
+   */
+  constructor(session: Session, memento: vscode.Memento, log: Logger, onSeen: () => void, itemId: (id: string) => string) {
     this.sites = new DocsSites(log);
     this.model = new ReadersModel(session, this.sites, memento, log);
-    this.view = new ReadersView(this.model, onSeen);
+    this.view = new ReadersView(this.model, onSeen, itemId);
     this.lens = new PageLens(this.model);
   }
 

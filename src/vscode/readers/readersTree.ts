@@ -54,7 +54,11 @@ export class ReadersTreeProvider implements vscode.TreeDataProvider<ReaderNode>,
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly model: ReadersModel) {
+  constructor(
+    private readonly model: ReadersModel,
+    /** A row's tree item id made from its own: behind this installation's secret, so a link cannot name the row by its handle. */
+    private readonly itemId: (id: string) => string = (id) => id,
+  ) {
     this.subscription = model.onDidChange(() => this.emitter.fire(undefined));
   }
 
@@ -150,7 +154,7 @@ export class ReadersTreeProvider implements vscode.TreeDataProvider<ReaderNode>,
 
   getTreeItem(node: ReaderNode): vscode.TreeItem {
     const item = this.build(node);
-    item.id = nodeId(node);
+    item.id = this.itemId(nodeId(node));
     return item;
   }
 

@@ -19,8 +19,9 @@ export class ReadersView implements vscode.Disposable {
     private readonly model: ReadersModel,
     /** Told when the view first shows reader data (the walkthrough's step). */
     private readonly onSeen: () => void = () => undefined,
+    itemId: (id: string) => string = (id) => id,
   ) {
-    this.tree = new ReadersTreeProvider(model);
+    this.tree = new ReadersTreeProvider(model, itemId);
     this.view = vscode.window.createTreeView('docsAdmin.readersView', { treeDataProvider: this.tree, showCollapseAll: true });
     this.subscriptions = [
       this.tree,

@@ -20,20 +20,16 @@ import * as vscode from 'vscode';
 import { redactSecrets } from '../../core/redact';
 import { TOOLS, type ToolDefinition } from '../../core/tools/definitions';
 import type { Deps } from '../commandToolkit';
+import { escapeMarkdown, untrustedMarkdown } from '../ui';
 
-/** Plain text in a Markdown confirmation: shown as written, nothing in it rendered or clickable. */
+/** Plain text in a Markdown confirmation: shown as written, nothing in it rendered or clickable (the quoted text in a fence longer than any run of backticks in it, so it cannot close it). */
 function confirmationText(message: string, quoted: { label: string; text: string } | undefined): vscode.MarkdownString {
-  const md = new vscode.MarkdownString();
-  md.appendText(message);
+  const parts = [escapeMarkdown(message)];
   if (quoted !== undefined) {
-    md.appendMarkdown('\n\n');
-    md.appendText(`${quoted.label}:`);
-    md.appendMarkdown('\n\n');
-    md.appendCodeblock(quoted.text, 'text');
+    const fence = '`'.repeat(Math.max(3, ...[...quoted.text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    parts.push('', escapeMarkdown(`${quoted.label}:`), '', `${fence}text`, quoted.text, fence);
   }
-  md.isTrusted = false;
-  md.supportHtml = false;
-  return md;
+  return untrustedMarkdown(parts.join('\n'));
 }
 
 /** How long a confirmation asked stays good for its `invoke`. */

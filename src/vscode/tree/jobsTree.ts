@@ -5,14 +5,11 @@ import { shelfRows, type ShelfRow } from '../../core/bundle/shelf/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
 import type { Session } from '../session';
+import { markdownLines } from '../ui';
 
-/** A row: plain data, the job's key. `getTreeItem` builds what it shows. */
-export interface JobNode {
-  readonly key: JobKey;
-  readonly kind: TrackedJob['kind'];
-  /** Set on the rows under an export job: its downloaded archive, its extracted folder. */
-  readonly part?: ShelfRow['part'];
-}
+import type { JobNode, JobNodes } from './jobNodes';
+
+export type { JobNode } from './jobNodes';
 
 export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<JobNode | JobNode[] | undefined>();
@@ -24,6 +21,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
 
   constructor(
     private readonly session: Session,
+    /** The rows handed out, checked by identity when a command gets one (see jobNodes.ts). */
+    private readonly issued: JobNodes,
     private readonly kind: TrackedJob['kind'],
     private readonly describeExpiry: (key: JobKey) => string | undefined = () => undefined,
     /** Agent rows: the open repository that is the job's, shown beside its status. */
@@ -64,7 +63,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
       if (element.part !== undefined || element.kind !== 'export') return [];
       return this.bundleRows(element.key).map((row) => {
         const id = `${element.key}/${row.part}`;
-        const node = this.parts.get(id) ?? { key: element.key, kind: element.kind, part: row.part };
+        const node = this.parts.get(id) ?? this.issued.issue({ key: element.key, kind: element.kind, part: row.part });
         this.parts.set(id, node);
         return node;
       });
@@ -73,7 +72,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     const nodes = new Map<JobKey, JobNode>();
     for (const job of jobs) {
       const key = jobKey(job);
-      nodes.set(key, this.nodes.get(key) ?? { key, kind: job.kind });
+      nodes.set(key, this.nodes.get(key) ?? this.issued.issue({ key, kind: job.kind }));
     }
     this.nodes = nodes;
     this.order = [...nodes.keys()];
@@ -88,7 +87,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     const p = presentTracked(job, service.errorOf(node.key), Date.now(), this.describeExpiry(node.key));
     const hasRows = this.bundleRows(node.key).length > 0;
     const item = new vscode.TreeItem(p.label, hasRows ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-    item.id = node.key;
+    item.id = this.issued.itemId(node.key);
     item.description = p.description;
     item.iconPath = new vscode.ThemeIcon(p.icon, p.color === undefined ? undefined : new vscode.ThemeColor(p.color));
     item.contextValue = p.contextValue;
@@ -99,11 +98,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
       item.description = [p.description, preview?.note, local].filter((part) => part !== undefined).join(' · ');
       item.contextValue = withPreviewToken(withReviewTokens(p.contextValue, job.snapshot.source), preview?.token);
     }
-    const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.isTrusted = false;
-    tooltip.appendMarkdown(`**${escapeMarkdown(p.label)}**\n\n`);
-    for (const line of p.details) tooltip.appendMarkdown(`${escapeMarkdown(line)}  \n`);
-    item.tooltip = tooltip;
+    item.tooltip = markdownLines(p.label, p.details);
     item.accessibilityInformation = { label: `${p.label}, ${p.description}` };
     return item;
   }
@@ -112,7 +107,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     const row = this.bundleRows(node.key).find((r) => r.part === node.part);
     if (row === undefined) return new vscode.TreeItem('');
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `${node.key}/${row.part}`;
+    item.id = this.issued.itemId(`${node.key}/${row.part}`);
     item.description = row.description;
     item.iconPath = new vscode.ThemeIcon(row.icon);
     item.contextValue = row.contextValue;
@@ -134,8 +129,4 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobNode>, vscod
     this.subscription.dispose();
     this.emitter.dispose();
   }
-}
-
-function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
 }

@@ -11,6 +11,7 @@ import { describeExpiry } from '../bundleLinks';
 import { readConfig } from '../config';
 import type { GitAccess } from '../git/gitAccess';
 import type { Session } from '../session';
+import type { JobNodes } from './jobNodes';
 import { JobsTreeProvider, type JobNode } from './jobsTree';
 
 export class JobViews implements vscode.Disposable {
@@ -25,15 +26,16 @@ export class JobViews implements vscode.Disposable {
   constructor(
     private readonly session: Session,
     git: GitAccess,
+    nodes: JobNodes,
   ) {
-    this.agentTree = new JobsTreeProvider(session, 'agent', undefined, (repository) => {
+    this.agentTree = new JobsTreeProvider(session, nodes, 'agent', undefined, (repository) => {
       const match = git.find(repository);
       return match === undefined ? undefined : vscode.l10n.t('in {0}', basename(match.repository.rootUri.fsPath));
     });
-    this.exportTree = new JobsTreeProvider(session, 'export', (key) => this.linkExpiry(key));
+    this.exportTree = new JobsTreeProvider(session, nodes, 'export', (key) => this.linkExpiry(key));
     this.agentView = vscode.window.createTreeView('docsAdmin.agentJobs', { treeDataProvider: this.agentTree, showCollapseAll: false });
     this.exportView = vscode.window.createTreeView('docsAdmin.exportJobs', { treeDataProvider: this.exportTree, showCollapseAll: false });
-    this.deploymentTree = new JobsTreeProvider(session, 'deployment');
+    this.deploymentTree = new JobsTreeProvider(session, nodes, 'deployment');
     this.deploymentView = vscode.window.createTreeView('docsAdmin.deployments', { treeDataProvider: this.deploymentTree, showCollapseAll: false });
     // The jobs are asked about once a view shows them (or the status bar has one to show).
     const visibility = () => session.setViewVisible(this.agentView.visible || this.exportView.visible || this.deploymentView.visible);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ValuesProblemCode } from '../../core/deploy/diagnose';
 import { PRODUCT_NAME, readConfig } from '../config';
 import { formatDuration } from '../../core/format';
+import { untrustedMarkdown } from '../ui';
 
 const SOURCE = PRODUCT_NAME;
 export const REGENERATE_COMMAND = 'docsAdmin.values.regenerate';
@@ -38,6 +39,8 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
   private readonly lensEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.lensEmitter.event;
   private timer: NodeJS.Timeout | undefined;
+  /** What the quick fix and the CodeLens hand their command: made here, checked by identity (a link's JSON is never one). */
+  private readonly tokens = new WeakMap<object, vscode.Uri>();
   /** The rules (and the YAML parser under them), loaded when the first values file shows up. */
   private rules: Promise<typeof import('../../core/deploy/diagnose.js')> | undefined;
 
@@ -63,6 +66,17 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
       this.refresh();
       this.schedule();
     }, 60_000);
+  }
+
+  /** The values file a quick fix's or a CodeLens's token stands for; undefined for anything else. */
+  fileOfToken(value: unknown): vscode.Uri | undefined {
+    return typeof value === 'object' && value !== null ? this.tokens.get(value) : undefined;
+  }
+
+  private token(uri: vscode.Uri): object {
+    const token = { valuesFile: uri.toString() };
+    this.tokens.set(token, uri);
+    return token;
   }
 
   refresh(): void {
@@ -105,9 +119,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     if (info === undefined) return undefined;
     const range = new vscode.Range(document.positionAt(info.start), document.positionAt(info.end));
     if (!range.contains(position)) return undefined;
-    const text = new vscode.MarkdownString(
-      `${hoverHeadline(info.timeLeftMs, Date.now())}\n\n${vscode.l10n.t('The deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.')}`,
-    );
+    const text = untrustedMarkdown(`${hoverHeadline(info.timeLeftMs, Date.now())}\n\n${vscode.l10n.t('The deployment downloads the bundle when a pod starts: after the link expires, a restarted pod cannot start.')}`);
     return new vscode.Hover(text, range);
   }
 
@@ -120,7 +132,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     const expired = info.timeLeftMs !== undefined && info.timeLeftMs <= 0;
     return [
       new vscode.CodeLens(range, { title: `${expired ? '$(error)' : '$(clock)'} ${lensTitle(info.timeLeftMs)}`, command: '' }),
-      new vscode.CodeLens(range, { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [document.uri] }),
+      new vscode.CodeLens(range, { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [this.token(document.uri)] }),
     ];
   }
 
@@ -130,7 +142,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     const fix = new vscode.CodeAction(regenerateTitle(), ValuesDiagnostics.fixKind);
     fix.diagnostics = ours;
     fix.isPreferred = true;
-    fix.command = { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [document.uri] };
+    fix.command = { title: regenerateTitle(), command: REGENERATE_COMMAND, arguments: [this.token(document.uri)] };
     return [fix];
   }
 

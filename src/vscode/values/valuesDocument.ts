@@ -29,7 +29,7 @@ export async function chooseValuesFile(deps: Deps, ask: boolean): Promise<vscode
     .sort((a, b) => (a.toString() === last?.toString() ? -1 : b.toString() === last?.toString() ? 1 : a.fsPath.localeCompare(b.fsPath)))
     .map((uri) => ({ label: vscode.workspace.asRelativePath(uri), ...(uri.toString() === last?.toString() ? { description: vscode.l10n.t('used last') } : {}), uri }));
   items.push({ label: `$(folder-opened) ${vscode.l10n.t('Browse…')}`, alwaysShow: true });
-  const picked = await vscode.window.showQuickPick(items, {
+  const picked = await deps.ui.quickPick(items, {
     title: vscode.l10n.t('Docs Admin: the Helm values file of the deployment'),
     placeHolder: vscode.l10n.t('Pick the values file to update'),
     ignoreFocusOut: true,
@@ -37,7 +37,7 @@ export async function chooseValuesFile(deps: Deps, ask: boolean): Promise<vscode
   if (picked === undefined) return undefined;
   let uri = picked.uri;
   if (uri === undefined) {
-    const chosen = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Helm values')]: ['yaml', 'yml'] }, openLabel: vscode.l10n.t('Use This Values File') });
+    const chosen = await deps.ui.openDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Helm values')]: ['yaml', 'yml'] }, openLabel: vscode.l10n.t('Use This Values File') });
     uri = chosen?.[0];
   }
   if (uri !== undefined) await deps.context.workspaceState.update(REMEMBERED_FILE, uri.toString());
@@ -65,7 +65,7 @@ export async function exportForValues(deps: Deps, uri: vscode.Uri): Promise<JobK
   if (completed.length === 0) {
     throw new Error(vscode.l10n.t('No completed static export is tracked to take a bundle from. Start one with "Docs Admin: Start Static Export…", or publish with "Docs Admin: Publish Static Export…".'));
   }
-  const picked = await vscode.window.showQuickPick(
+  const picked = await deps.ui.quickPick(
     completed.map((j) => ({ label: (j.kind === 'export' ? (j.domain ?? j.snapshot?.domain) : undefined) ?? j.id, description: j.id, key: jobKey(j) })),
     { title: vscode.l10n.t('Docs Admin: which export should the deployment serve?'), ignoreFocusOut: true },
   );

@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
 import { rawTar } from '../../unit/support/archives';
-import { EXTENSION_ID, waitFor } from '../support';
+import { EXTENSION_ID, fromCode, waitFor } from '../support';
 import { shownTexts, waitForShown } from './screen';
-import { fromCode } from '../../../src/vscode/fromCode';
 
 const LANGUAGE = 'qps-ploc';
 

@@ -133,6 +133,9 @@ describe('reliability: bundles @bundles', function () {
       { title: 'more bytes than docsAdmin.extract.maxTotalMegabytes', entries: [{ name: 'big.bin', data: Buffer.alloc(2 * MiB) }], reason: 'tooLarge', options: { maxTotalBytes: MiB } },
       { title: 'a Windows device name with an extension (NUL.html)', entries: [{ name: 'NUL.html', data: 'x' }], reason: 'reservedName', entry: 'NUL.html' },
       { title: 'a Windows device name as a folder, with trailing dots and spaces (docs/con. ./index.html)', entries: [{ name: 'docs/con. /index.html', data: 'x' }], reason: 'reservedName', entry: 'docs/con. /index.html' },
+      { title: 'a Windows device name before a colon (nul:x)', entries: [{ name: 'nul:x', data: 'x' }], reason: 'reservedName', entry: 'nul:x' },
+      { title: 'an NTFS data stream (docs/index.html:hidden)', entries: [{ name: 'docs/index.html:hidden', data: 'x' }], reason: 'reservedName', entry: 'docs/index.html:hidden' },
+      { title: 'a name Windows would cut short (a folder with a trailing space)', entries: [{ name: 'guide /index.html', data: 'x' }], reason: 'reservedName', entry: 'guide /index.html' },
     ];
     for (const c of tarCases) {
       it(`tar.gz: ${c.title}`, async () => {
@@ -157,6 +160,10 @@ describe('reliability: bundles @bundles', function () {
       { title: 'a declared size that lies (smaller than the data)', entries: [{ name: 'zeros.bin', data: Buffer.alloc(2 * MiB), deflate: true, declaredSize: 100 }], reason: 'corrupt', options: { maxTotalBytes: MiB } },
       { title: 'a Windows device name (COM1.txt)', entries: [{ name: 'COM1.txt', data: 'x' }], reason: 'reservedName', entry: 'COM1.txt' },
       { title: 'a Windows device name behind a backslash (assets\\lpt9)', entries: [{ name: 'assets\\lpt9', data: 'x' }], reason: 'reservedName', entry: 'assets\\lpt9' },
+      { title: 'a Windows device name with a stream (CON:$DATA)', entries: [{ name: 'assets/CON:$DATA', data: 'x' }], reason: 'reservedName', entry: 'assets/CON:$DATA' },
+      { title: 'an NTFS data stream (page:stream)', entries: [{ name: 'page:stream', data: 'x' }], reason: 'reservedName', entry: 'page:stream' },
+      { title: 'a drive letter before a colon (x:stream)', entries: [{ name: 'x:stream', data: 'x' }], reason: 'absolute', entry: 'x:stream' },
+      { title: 'a name Windows would cut short (index.html. with a trailing dot)', entries: [{ name: 'index.html.', data: 'x' }], reason: 'reservedName', entry: 'index.html.' },
     ];
     for (const c of zipCases) {
       it(`zip: ${c.title}`, async () => {

@@ -6,9 +6,12 @@
  * relative path: no `..` segment anywhere, nothing rooted (`/x`, `\\server\x`, `C:\x`, `C:x`).
  * Names are refused, never repaired: node-tar strips such prefixes silently, we do not.
  * Links of either kind are refused wherever they point, and so are devices and FIFOs. A name
- * Windows keeps for a device (`CON`, `NUL`, `COM1`, `LPT1`..., with or without an extension,
- * trailing dots and spaces) is refused in any segment, on every platform: on Windows, writing
- * `nul.html` writes to the device, and a bundle must open the same everywhere.
+ * Windows keeps for a device (`CON`, `NUL`, `COM1`, `LPT1`..., with or without an extension or
+ * a stream, trailing dots and spaces) is refused in any segment, on every platform: on Windows,
+ * writing `nul.html` or `nul:x` writes to the device, and a bundle must open the same everywhere.
+ * So is any other name Windows does not keep as written: a `:` (an NTFS data stream,
+ * `index.html:hidden`, written into `index.html` unseen) and a trailing dot or space (dropped,
+ * so `index.html.` would land on `index.html`).
  */
 import * as l10n from '@vscode/l10n';
 import { extname } from 'node:path';
@@ -80,16 +83,27 @@ export type CheckedPath =
   /** The entry's path below the root, `/`-separated; '' for the root itself. */
   | { ok: true; path: string }
   | { ok: false; problem: 'traversal' | 'absolute' }
-  | { ok: false; problem: 'reservedName'; segment: string };
+  | { ok: false; problem: 'reservedName'; segment: string; why: WindowsNameProblem };
+
+/** Why Windows would not keep a name as written: a device, a data stream, or a trailing dot or space. */
+export type WindowsNameProblem = 'device' | 'stream' | 'trailing';
 
 /**
  * A device name on Windows, whatever follows it: `CON`, `con.html`, `Nul.tar.gz`, `COM1 `,
- * `lpt9...`, `NUL .txt`, `CONIN$`. (Windows reads the part before the first dot, spaces at its
- * end dropped; `COM¹`, `COM²`, `COM³` count too.)
+ * `lpt9...`, `NUL .txt`, `CONIN$`, `nul:x`, `CON:$DATA`. (Windows reads the part before the
+ * first dot or colon, spaces and dots at its end dropped; `COM¹`, `COM²`, `COM³` count too.)
  */
 export function isWindowsReservedName(segment: string): boolean {
-  const stem = segment.split('.')[0]?.replace(/[ ]+$/, '') ?? '';
+  const stem = segment.split(/[.:]/)[0]?.replace(/[ .]+$/, '') ?? '';
   return /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)$/i.test(stem);
+}
+
+/** Why Windows would not keep this segment as written, if it would not. */
+function windowsNameProblem(segment: string): WindowsNameProblem | undefined {
+  if (isWindowsReservedName(segment)) return 'device';
+  if (segment.includes(':')) return 'stream';
+  if (/[ .]$/.test(segment)) return 'trailing';
+  return undefined;
 }
 
 export function checkEntryPath(name: string): CheckedPath {
@@ -97,9 +111,22 @@ export function checkEntryPath(name: string): CheckedPath {
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed) || name.includes('\0')) return { ok: false, problem: 'absolute' };
   const segments = slashed.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) return { ok: false, problem: 'traversal' };
-  const reserved = segments.find(isWindowsReservedName);
-  if (reserved !== undefined) return { ok: false, problem: 'reservedName', segment: reserved };
+  for (const segment of segments) {
+    const why = windowsNameProblem(segment);
+    if (why !== undefined) return { ok: false, problem: 'reservedName', segment, why };
+  }
   return { ok: true, path: segments.join('/') };
+}
+
+function windowsNameRefusal(name: string, segment: string, why: WindowsNameProblem): string {
+  switch (why) {
+    case 'device':
+      return l10n.t('The bundle holds an entry named like a Windows device ({0}: {1}), which cannot be a file on Windows; it was not extracted.', name, segment);
+    case 'stream':
+      return l10n.t('The bundle holds an entry with a colon in its name ({0}: {1}), which Windows takes for a hidden data stream of another file; it was not extracted.', name, segment);
+    case 'trailing':
+      return l10n.t('The bundle holds an entry whose name ends with a dot or a space ({0}: "{1}"), which Windows drops, so it would land on another file; it was not extracted.', name, segment);
+  }
 }
 
 /** What a tar entry type (node-tar's names) amounts to. */
@@ -205,7 +232,7 @@ export class EntryRules {
     if (!checked.ok) {
       const what =
         checked.problem === 'reservedName'
-          ? l10n.t('The bundle holds an entry named like a Windows device ({0}: {1}), which cannot be a file on Windows; it was not extracted.', name, checked.segment)
+          ? windowsNameRefusal(name, checked.segment, checked.why)
           : checked.problem === 'traversal'
             ? l10n.t('The bundle holds an entry that points outside the folder ({0}); it was not extracted.', name)
             : l10n.t('The bundle holds an entry with an absolute path ({0}); it was not extracted.', name);
