@@ -27,7 +27,7 @@ function confirmationText(message: string, quoted: { label: string; text: string
   const parts = [escapeMarkdown(message)];
   if (quoted !== undefined) {
     const fence = '`'.repeat(Math.max(3, ...[...quoted.text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    parts.push('', escapeMarkdown(`${quoted.label}:`), '', `${fence}text`, quoted.text, fence);
+    parts.push('', escapeMarkdown(`${quoted.label}:`), '', `${fence}text`, quoted.text, fence, '');
   }
   return untrustedMarkdown(parts.join('\n'));
 }
