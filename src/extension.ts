@@ -6,6 +6,7 @@ import * as agentLinks from './vscode/commands/agentLinks';
 import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
 import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
+import * as copyLink from './vscode/commands/copyLink';
 import * as deployDocs from './vscode/commands/deployDocs';
 import * as deploymentLinks from './vscode/commands/deploymentLinks';
 import * as deploymentLogs from './vscode/commands/deploymentLogs';
@@ -40,6 +41,7 @@ import { DeploymentLogs } from './vscode/deploymentLogs';
 import { ClientTriggers } from './vscode/deployments';
 import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
+import { DeepLinks } from './vscode/links/deepLinks';
 import { Messages } from './vscode/messages';
 import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
@@ -88,6 +90,7 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   readersOpenPage,
   readersAskAgent,
   readersRevealContact,
+  copyLink,
 ];
 
 /** What activate() returns: the parts the integration tests inspect. Not a public API. */
@@ -111,6 +114,8 @@ export interface DocsAdminInternals {
   git: GitAccess;
   composer: PromptComposer;
   readers: Readers;
+  /** The URI handler (deep links); its `confirm` is what the host tests answer. */
+  deepLinks: DeepLinks;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
 }
@@ -140,6 +145,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
   const readers = new Readers(session, context.globalState, log, () => void setup.markReadersSeen());
   const deps: Deps = { context, session, keys, log, channel, messages, reveal: (node) => views.reveal(node), setup, previews, composer, git, triggers: new ClientTriggers(), logs, readers };
 
+  const deepLinks = new DeepLinks(deps);
+
   context.subscriptions.push(
     channel,
     session,
@@ -153,6 +160,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     logs,
     readers,
     ...COMMANDS.flatMap((group) => group.register(deps)),
+    deepLinks,
+    vscode.window.registerUriHandler(deepLinks),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
       // Set, changed or cleared here or in another window.
@@ -168,7 +177,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals {
     .then(() => seedPlayground(context, keys, session))
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
-  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, previews, values, setup, composer, git, readers, activationMs: performance.now() - started };
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, previews, values, setup, composer, git, readers, deepLinks, activationMs: performance.now() - started };
 }
 
 export function deactivate(): void {
