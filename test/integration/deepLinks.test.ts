@@ -1,6 +1,7 @@
 /**
  * Deep links, against the simulator: the URI handler VS Code calls with
- * `<uriScheme>://docs-admin.docs-admin/...`, the confirmation it shows (what, which environment,
+ * `<uriScheme>://docs-admin.docs-admin/...` (opened through the workbench's own opener, as a click
+ * on a link in the editor is), the confirmation it shows (what, which environment,
  * which origin and project), that nothing is sent before it is accepted, hostile links refused
  * with a message and no request, Copy Link's link followed back, and the views' badges counting
  * the jobs that ended out of sight. The modal itself is answered here through the handler's
@@ -25,6 +26,20 @@ describe('deep links and the view badges (against the simulator)', function () {
   const tracked = (key: string) => api.session.service?.get(key as `agent:${string}`) !== undefined;
   const requestsFor = (id: string) => sim.requests.filter((r) => r.path.includes(id));
   const badge = (view: vscode.TreeView<unknown>) => view.badge;
+  /**
+   * Opens a link as a click on it in the editor does: the workbench's opener hands a link of
+   * its own scheme to the URL service, which calls the handler registerUriHandler registered.
+   */
+  const viaWorkbench = async (uri: vscode.Uri): Promise<DeepLinkOutcome> => {
+    const handled = new Promise<DeepLinkOutcome>((resolve) => {
+      const once = api.deepLinks.onDidHandle((outcome) => {
+        once.dispose();
+        resolve(outcome);
+      });
+    });
+    await vscode.commands.executeCommand('vscode.open', uri);
+    return handled;
+  };
   const lastError = () => [...api.messages.recent].reverse().find((m) => m.severity === 'error');
 
   before(async () => {
@@ -52,18 +67,10 @@ describe('deep links and the view badges (against the simulator)', function () {
     await sim.stop();
   });
 
-  it('the handler VS Code calls: a link to an agent job asks first, naming the environment, its origin and project; accepted, the job is tracked and its view shown', async () => {
+  it('a link opened in the workbench reaches the handler: a link to an agent job asks first, naming the environment, its origin and project; accepted, the job is tracked and its view shown', async () => {
     sim.addAgentJob({ id: 'job-linked', repository: 'https://github.com/acme/docs', ref: 'agent/linked', durationMs: 1_000 });
     sim.clearRequests();
-    // What registerUriHandler registered, called as the workbench calls it.
-    const handled = new Promise<DeepLinkOutcome>((resolve) => {
-      const once = api.deepLinks.onDidHandle((outcome) => {
-        once.dispose();
-        resolve(outcome);
-      });
-    });
-    api.deepLinks.handleUri(link('/agent-job/job-linked'));
-    const outcome = await handled;
+    const outcome = await viaWorkbench(link('/agent-job/job-linked'));
     assert.deepEqual(outcome, { outcome: 'tracked', key: 'agent:job-linked', environment: 'Default' });
     assert.equal(asked.length, 1);
     assert.equal(asked[0]?.text, 'Track agent job job-linked?');
@@ -120,6 +127,9 @@ describe('deep links and the view badges (against the simulator)', function () {
       assert.doesNotMatch(shown.text, /\]\(command:/, 'nothing in the message is a link');
       assert.ok(!shown.text.includes(sim.key), 'the key is never repeated');
     }
+    // The same through the workbench.
+    const viaClick = await viaWorkbench(link('/agent-job/job-1?baseUrl=https%3A%2F%2Fevil.example.com'));
+    assert.equal(viaClick.outcome, 'refused');
     assert.deepEqual(asked, [], 'no question for a refused link');
     assert.deepEqual(sim.requests, [], 'nothing sent');
   });
@@ -185,5 +195,21 @@ describe('deep links and the view badges (against the simulator)', function () {
     // Seen: cleared.
     await vscode.commands.executeCommand('docsAdmin.agentJobs.focus');
     await waitFor('the badge cleared', () => badge(api.agentView) === undefined);
+  });
+
+  it('accepted with env= naming another environment: the window switches to it, and the job is tracked there', async () => {
+    await configure({ environments: [{ name: 'staging', baseUrl: 'https://staging-api.example.com/v2', projectId: 'proj-staging' }, { name: 'mirror', baseUrl: sim.baseUrl, projectId: sim.projectId }] });
+    try {
+      const outcome = await viaWorkbench(link('/export/exp-mirror?env=mirror'));
+      assert.deepEqual(outcome, { outcome: 'tracked', key: 'export:exp-mirror', environment: 'mirror' });
+      assert.match(asked[0]?.detail ?? '', /This window switches to the environment "mirror" first/);
+      assert.equal(api.session.environment.name, 'mirror');
+      assert.ok(api.session.service?.get('export:exp-mirror') !== undefined, 'tracked in the environment switched to');
+    } finally {
+      await vscode.commands.executeCommand('docsAdmin.environment.switch', 'default');
+      await configure({ environments: [{ name: 'staging', baseUrl: 'https://staging-api.example.com/v2', projectId: 'proj-staging' }] });
+    }
+    await waitFor('the ok state', () => api.session.state === 'ok');
+    assert.equal(api.session.service?.get('export:exp-mirror'), undefined, 'the default environment has its own jobs');
   });
 });

@@ -92,6 +92,8 @@ export class DeepLinks implements vscode.UriHandler, vscode.Disposable {
     await vscode.commands.executeCommand(VIEW_FOCUS[job.kind]).then(undefined, () => undefined);
     this.deps.reveal(node);
     if (target.kind !== 'agent' || !target.review) return { outcome: 'tracked', key: node.key, environment: env.name };
+    // Review Changes needs the job's repository and branch: read it now rather than at the next poll.
+    if (service.get(node.key)?.snapshot === undefined) await service.readNow(node.key);
     const review = await vscode.commands.executeCommand<ReviewOpened | undefined>('docsAdmin.agentJob.reviewChanges', node);
     return review === undefined ? { outcome: 'tracked', key: node.key, environment: env.name } : { outcome: 'tracked', key: node.key, environment: env.name, review };
   }
