@@ -21,7 +21,7 @@ export class JobsStatusBar implements vscode.Disposable {
   private visible = false;
 
   update(): void {
-    const status = statusText(this.session.service?.list() ?? []);
+    const status = statusText(this.session.service?.running() ?? []);
     if (status === undefined) {
       this.item.hide();
       this.visible = false;

@@ -59,6 +59,8 @@ const MAX_DISK_FILE = 64 * 1024 * 1024;
 /**
  * `folders`: what the run wrote to disk besides its logs (the user data and the workspace);
  * read as bytes (latin1), so a contact inside a SQLite database or a binary file is found too.
+ * Files on disk may hold a presigned link by design: a Helm values file holds its bundle link,
+ * and VS Code's local history (User/History) keeps copies of it as it is saved.
  */
 export function scanRun(userDataDir: string, printed: { source: string; text: string }[], secrets: RunSecrets, folders: string[] = [userDataDir]): LogScan {
   const logs = join(userDataDir, 'logs');
@@ -66,7 +68,7 @@ export function scanRun(userDataDir: string, printed: { source: string; text: st
   const texts = [...files.map((file) => ({ source: relative(logs, file), text: readFileSync(file, 'utf8') })), ...printed];
   const channel = texts.filter((t) => t.source.endsWith('docs-admin.docs-admin/Docs Admin.log')).map((t) => t.text).join('\n');
   // Regular files only (code-server keeps its IPC socket in the user data).
-  const disk = folders.flatMap((folder) => filesBelow(folder).filter((file) => { const s = statSync(file); return s.isFile() && s.size <= MAX_DISK_FILE; }).map((file) => ({ source: `file ${file}`, text: readFileSync(file).toString('latin1') })));
+  const disk = folders.flatMap((folder) => filesBelow(folder).filter((file) => { const s = statSync(file); return s.isFile() && s.size <= MAX_DISK_FILE; }).map((file) => ({ source: `file ${file}`, text: readFileSync(file).toString('latin1'), mayHoldLink: true })));
   const leaks = [...secretLeaks(texts, secrets), ...secretLeaks(disk, { keys: [], signatures: [], contacts: secrets.contacts })];
   return { files: files.map((f) => relative(logs, f)), channel, leaks, keys: secrets.keys.length, signatures: secrets.signatures.length, contacts: secrets.contacts.length, diskFiles: disk.length };
 }

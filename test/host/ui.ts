@@ -225,9 +225,9 @@ async function main(): Promise<void> {
     await expectText(page, '.quick-input-widget .monaco-list', /quickstart\.mdx/, 'the page in Quick Open');
     await page.keyboard.press('Enter');
     const lens = await expectText(page, '.editor-instance .codelens-decoration', /\d+ open comments? · \d+ unanswered questions? · [\d.]+k? views \(\d+ % AI\)/, 'the page\'s reader signals on its first line', 30_000);
-    // Room for the Readers view: the two job views folded for a moment.
+    // Room for the Readers view: the job views and the Deployments view folded for a moment (the tree draws only the rows on screen).
     const header = (name: string) => page!.locator('.sidebar .pane-header', { hasText: name }).first();
-    for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) === 'true') await header(name).click();
+    for (const name of ['Agent Jobs', 'Static Exports', 'Deployments']) if ((await header(name).getAttribute('aria-expanded')) === 'true') await header(name).click();
     if ((await header('Readers').getAttribute('aria-expanded')) !== 'true') await header('Readers').click();
     await expectText(page, '.sidebar', /Pages[\s\S]*docs\/quickstart\.mdx[\s\S]*Unanswered questions[\s\S]*Searches that found nothing useful/, 'the Readers view', 30_000);
     // The group's row (level 1), not a page whose description counts its unanswered questions.
@@ -265,7 +265,8 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'readers-ask-agent.png') });
     await runCommand(page, 'Docs Admin: Discard Prompt Draft');
-    for (const name of ['Agent Jobs', 'Static Exports']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
+    for (const name of ['Agent Jobs', 'Static Exports', 'Deployments']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
+    if ((await header('Readers').getAttribute('aria-expanded')) === 'true') await header('Readers').click();
     console.log(`UI check: reader signals seen on the page ("${lens.replace(/\s+/g, " ").trim()}"), the Readers view, and Ask Agent About This`);
 
     // The walkthrough: the steps the playground has done are ticked off, the last is open.
@@ -343,7 +344,7 @@ async function main(): Promise<void> {
     const deployments = page.locator('.sidebar .pane-header', { hasText: 'Deployments' }).first();
     if ((await deployments.getAttribute('aria-expanded')) !== 'true') await deployments.click();
     // Running first, then newest: the agent's preview and a running deployment are both on screen.
-    const deploymentRows = await expectText(page, '.sidebar .pane-body >> nth=2', /^(?=[\s\S]*Preview of agent\/quickstart)(?=[\s\S]*(deploying|queued))/, 'the Deployments view with the agent\'s preview and a running deployment', 30_000);
+    const deploymentRows = await expectText(page, '.sidebar .pane:has(.pane-header:has-text("Deployments")) .pane-body', /^(?=[\s\S]*Preview of agent\/quickstart)(?=[\s\S]*(deploying|queued))/, 'the Deployments view with the agent\'s preview and a running deployment', 30_000);
     await expectText(page, '.statusbar', /Deploying · |deployments/, 'the running deployment in the status bar');
     await page.mouse.move(660, 640);
     await page.waitForTimeout(800);

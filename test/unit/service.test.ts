@@ -152,6 +152,7 @@ describe('JobsService against the simulator', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(sim.requests.length, count);
     assert.equal(s.list().length, 1, 'the job stays tracked');
+    assert.deepEqual(s.running(), [], 'nor is it under way any more (the status bar stops spinning for it)');
   });
 
   it('pauses on a rejected key and resumes when a good key is set', async () => {

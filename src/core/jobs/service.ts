@@ -16,7 +16,6 @@ import type { DeployTarget } from '../deployments/types';
 
 export type { Transition } from './followed';
 export type { ServiceState } from './reading';
-
 export interface JobsServiceOptions {
   client: Pick<AdminApiClient, 'getAgentJob' | 'getExportJob' | 'startExport' | 'getDeploymentStatus'>;
   registry: JobRegistry;
@@ -106,6 +105,11 @@ export class JobsService {
 
   list(): TrackedJob[] {
     return this.options.registry.list();
+  }
+
+  /** The jobs still under way: not terminal, and not stopped by an error (a 404, say: no longer read, its row says why; an export a publish observes is read by it). */
+  running(): TrackedJob[] {
+    return this.list().filter((job) => !isTerminal(job) && (this.scheduler.isTracking(jobKey(job)) || !this.errors.has(jobKey(job))));
   }
 
   get(key: JobKey): TrackedJob | undefined {
