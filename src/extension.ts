@@ -6,6 +6,7 @@ import * as agentLinks from './vscode/commands/agentLinks';
 import * as askAgent from './vscode/commands/askAgent';
 import * as availability from './vscode/commands/availability';
 import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
+import * as copyLink from './vscode/commands/copyLink';
 import * as deployDocs from './vscode/commands/deployDocs';
 import * as deploymentLinks from './vscode/commands/deploymentLinks';
 import * as deploymentLogs from './vscode/commands/deploymentLogs';
@@ -41,6 +42,7 @@ import { DeploymentLogs } from './vscode/deploymentLogs';
 import { ClientTriggers } from './vscode/deployments';
 import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
+import { DeepLinks } from './vscode/links/deepLinks';
 import { Messages } from './vscode/messages';
 import { channelLogger } from './vscode/log';
 import { Notifier } from './vscode/notifications';
@@ -92,6 +94,7 @@ const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
   readersOpenPage,
   readersAskAgent,
   readersRevealContact,
+  copyLink,
 ];
 
 /**
@@ -123,6 +126,8 @@ export interface DocsAdminInternals {
   readers: Readers;
   /** The language-model tools, by name, as registered. */
   lmTools: lmTools.LmTools;
+  /** The URI handler (deep links); its `confirm` is what the host tests answer. */
+  deepLinks: DeepLinks;
   /** How long activate() itself took (the benchmark reads it). */
   activationMs: number;
   /** Marks a command's options as coming from code (see fromCode.ts), as the extension's own calls do. A link's JSON cannot carry the mark. */
@@ -160,6 +165,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
 
   // The tools an AI assistant can call (Copilot's agent mode): the same core paths as the commands.
   const tools = lmTools.register(deps);
+  const deepLinks = new DeepLinks(deps);
+
   context.subscriptions.push(
     channel,
     session,
@@ -174,6 +181,8 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     readers,
     ...COMMANDS.flatMap((group) => group.register(deps)),
     ...tools.disposables,
+    deepLinks,
+    vscode.window.registerUriHandler(deepLinks),
     session.onDidTransition((t) => notifier.show(t)),
     keys.onDidChange((environmentId) => {
       // Set, changed or cleared here or in another window.
@@ -190,7 +199,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
   if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
-  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, readers, lmTools: tools.tools, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, readers, lmTools: tools.tools, deepLinks, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
 }
 
 export function deactivate(): void {

@@ -153,6 +153,28 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     assert.equal(head(), 'main', 'reviewing checks nothing out');
   });
 
+  it('a deep link to …/agent-job/<id>/review, accepted, tracks the job and opens Review Changes on it', async () => {
+    sim.addAgentJob({ id: 'review-linked', repository: REMOTE, ref: BRANCH, durationMs: 1_000 });
+    const confirm = api.deepLinks.confirm;
+    const asked: string[] = [];
+    api.deepLinks.confirm = (question) => {
+      asked.push(question.text);
+      return Promise.resolve(true);
+    };
+    try {
+      const outcome = await api.deepLinks.open(vscode.Uri.parse(`${vscode.env.uriScheme}://docs-admin.docs-admin/agent-job/review-linked/review`));
+      assert.deepEqual(asked, ['Track agent job review-linked and open Review Changes?']);
+      assert.ok(outcome.outcome === 'tracked', JSON.stringify(outcome));
+      assert.equal(outcome.key, 'agent:review-linked');
+      assert.equal(outcome.review?.outcome, 'opened');
+      assert.equal(outcome.review.title, `Agent job acme/docs @ ${BRANCH} (review-linked)`);
+      assert.deepEqual(outcome.review.files.map((f) => f.path).sort(), ['docs/added.md', 'docs/changed.md', 'docs/deleted.md']);
+      await waitFor('the diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${outcome.review?.title ?? ''} (3 files)`);
+    } finally {
+      api.deepLinks.confirm = confirm;
+    }
+  });
+
   it('run again after a follow-up (a page added, one renamed), it shows the new state in place of the old', async () => {
     write(agent, 'docs/follow-up.md', '# Follow-up\n');
     git(agent, 'mv', 'README.md', 'docs/index.md');

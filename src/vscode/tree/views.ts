@@ -1,7 +1,7 @@
 /**
  * The three views, Agent Jobs, Static Exports and Deployments: their trees, the message each shows for the
  * session's state (no project, key rejected, unreachable, air-gapped), the environment's name
- * beside their titles, and revealing a row.
+ * beside their titles, their badges, and revealing a row.
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
@@ -11,6 +11,7 @@ import { describeExpiry } from '../bundleLinks';
 import { readConfig } from '../config';
 import type { GitAccess } from '../git/gitAccess';
 import type { Session } from '../session';
+import { ViewBadges } from './badges';
 import type { JobNodes } from './jobNodes';
 import { JobsTreeProvider, type JobNode } from './jobsTree';
 
@@ -51,6 +52,8 @@ export class JobViews implements vscode.Disposable {
       this.deploymentView,
       this.deploymentView.onDidChangeVisibility(visibility),
       git.onDidChange(() => this.agentTree.refresh()),
+      // Each view counts the jobs that ended while it was out of sight.
+      new ViewBadges(session, { agent: this.agentView, export: this.exportView, deployment: this.deploymentView }),
     ];
     visibility();
   }
