@@ -52,6 +52,9 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await waitFor('the ok state', () => api.session.state === 'ok' && api.session.client !== undefined);
   });
 
+  // A test that lowers the agent's rate limit and fails half-way must not leave it to the next ones.
+  afterEach(() => sim.setAgentDefaults({ hourlyLimit: 100 }));
+
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
@@ -236,8 +239,8 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(limited?.outcome, 'rateLimited');
     assert.match(limited.outcome === 'rateLimited' ? limited.message : '', /limit was hit .*Try again after \d\d:\d\d/);
     assert.equal(posts().length, 1);
-    // What a reload or a restart keeps is the file: the draft is in it (the UI check reloads the window for real).
-    assert.ok(readFileSync(draft.fsPath, 'utf8').endsWith('Rewrite the FAQ intro.\nKeep it short.'));
+    // What a reload or a restart keeps is the file: the draft is in it (the UI check reloads the window for real). The composer writes a draft a moment after typing stops (debounced), so the file is waited for, not read at once.
+    await waitFor('the draft in its file', () => readFileSync(draft.fsPath, 'utf8').endsWith('Rewrite the FAQ intro.\nKeep it short.'));
     // Closing the composer sends nothing, and asks nothing (the draft is saved).
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     assert.equal(posts().length, 1);
