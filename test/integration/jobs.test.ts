@@ -128,11 +128,12 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('an export shows progress, then offers its bundle link with the expiry', async () => {
-    sim.setExportDefaults({ queuedMs: 100_000, durationMs: 2_000_000, pages: 300 });
+    // Running for 8 s of real time: a loaded machine still reads it while it runs (in 2 s a poll could miss it).
+    sim.setExportDefaults({ queuedMs: 100_000, durationMs: 8_000_000, pages: 300 });
     const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'docs.acme.dev' }));
     await waitFor('progress', () => /^running · \d+% · [\d,]+ pages/.test(description(jobId, api.exportTree) ?? ''), 15_000);
     await waitFor('the status bar', () => /^Export \d+%/.test(api.statusBar.text ?? ''));
-    await waitFor('completion', () => (description(jobId, api.exportTree) ?? '').startsWith('completed · 300 pages'), 15_000);
+    await waitFor('completion', () => (description(jobId, api.exportTree) ?? '').startsWith('completed · 300 pages'), 30_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Static export of docs.acme.dev completed (300 pages).'));
     assert.equal(await vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', row(jobId, api.exportTree)), true);
     const link = await vscode.env.clipboard.readText();
