@@ -268,6 +268,12 @@ async function main(): Promise<void> {
     await page.waitForTimeout(800);
     await page.screenshot({ path: join(SHOTS, 'readers-ask-agent.png') });
     await runCommand(page, 'Docs Admin: Discard Prompt Draft');
+    // From the palette it asks first (a link could run the same command): Discard.
+    await expectText(page, '.monaco-dialog-box', /Discard this prompt draft\?/, 'the question before discarding the draft');
+    await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^\s*Discard\s*$/ }).first().click();
+    for (let until = Date.now() + 10_000; (await page.locator('.monaco-dialog-box').count()) > 0; await page.waitForTimeout(200)) {
+      if (Date.now() > until) throw new Error('UI check: the question before discarding did not close');
+    }
     for (const name of ['Agent Jobs', 'Static Exports', 'Deployments']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
     if ((await header('Readers').getAttribute('aria-expanded')) === 'true') await header('Readers').click();
     console.log(`UI check: reader signals seen on the page ("${lens.replace(/\s+/g, " ").trim()}"), the Readers view, and Ask Agent About This`);

@@ -65,6 +65,19 @@ async function askAgentOnLine(page: Page, file: string, line: number): Promise<v
   await page.keyboard.press('Enter');
 }
 
+/**
+ * A keystroke's send (Ctrl+Enter) asks first, as a link's would (issue 27): the modal naming what
+ * it sends, answered Send. Nothing goes while it is open.
+ */
+export async function confirmKeystrokeSend(page: Page, creates: () => number): Promise<void> {
+  const before = creates();
+  await expectText(page, DIALOG, /Send this (prompt to the agent\?|follow-up to agent job)/, 'the question before a keystroke\'s send');
+  if (creates() !== before) throw new Error('UI check: the prompt was sent while the question was still open');
+  await page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: /^\s*Send\s*$/ }).first().click();
+  // Closed: the next question (Send Again) may open at once, so this one is looked for by its words.
+  await waitUntil(page, 'the question before a keystroke\'s send closed', async () => (await page.locator(DIALOG, { hasText: /Send this (prompt to the agent\?|follow-up to agent job)/ }).count()) === 0);
+}
+
 /** The modal that asks before a second send; answered with `button`. */
 async function answerSendAgain(page: Page, button: 'Cancel' | 'Send Again', creates: () => number): Promise<void> {
   const before = creates();
@@ -92,6 +105,7 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
   // 2. A 502: the job may exist. Ctrl+Enter again asks first; Cancel sends nothing.
   sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
   await page.keyboard.press('Control+Enter');
+  await confirmKeystrokeSend(page, creates);
   await waitUntil(page, 'the send', () => creates() === start + 1);
   await runCommand(page, 'Notifications: Show Notifications');
   await expectText(page, '.notifications-center', /may have been created anyway/, 'the warning that the job may exist');
@@ -99,6 +113,7 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
   await page.locator(`${COMPOSER} >> .view-lines`).first().click();
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Control+Enter');
+  await confirmKeystrokeSend(page, creates);
   await answerSendAgain(page, 'Cancel', creates);
   await page.waitForTimeout(500);
   if (creates() !== start + 1) throw new Error('UI check: Cancel sent the prompt');
@@ -123,6 +138,7 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
   // The mark survived the reload: asked again; Send Again sends it, once.
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Control+Enter');
+  await confirmKeystrokeSend(page, creates);
   await answerSendAgain(page, 'Send Again', creates);
   await waitUntil(page, 'the second send', () => creates() === start + 2);
   const last = sim.requests.filter((r) => r.route === 'agent.create').at(-1);
