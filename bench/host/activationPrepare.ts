@@ -5,7 +5,6 @@
  * then leaves the Explorer showing, so the next window starts with no Docs Admin view visible.
  */
 import * as vscode from 'vscode';
-import { fromCode } from '../../src/vscode/fromCode';
 import type { DocsAdminInternals } from '../../src/extension';
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
@@ -22,6 +21,8 @@ export async function run(): Promise<void> {
   if (key === undefined) throw new Error('DOCS_ADMIN_BENCH_KEY is not set');
   const api = await vscode.extensions.getExtension<DocsAdminInternals>('docs-admin.docs-admin')?.activate();
   if (api === undefined) throw new Error('the extension is not installed in this host');
+  // The extension's own mark for options from code (a private symbol: a copy of fromCode.ts bundled here would not carry it).
+  const fromCode = api.fromCode;
   if ((await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key }))) !== true) throw new Error('the key was not accepted');
   await waitFor('the session', () => api.session.state === 'ok' && api.session.service !== undefined);
   const service = api.session.service!;

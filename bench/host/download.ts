@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
-import { fromCode } from '../../src/vscode/fromCode';
 import { settleDisk, timedProcess } from '../proc';
 
 export interface HostDownloadJob {
@@ -57,6 +56,8 @@ export async function run(): Promise<void> {
   const job = JSON.parse(readFileSync(jobFile, 'utf8')) as HostDownloadJob;
   const api = await vscode.extensions.getExtension<DocsAdminInternals>('docs-admin.docs-admin')?.activate();
   if (api === undefined) throw new Error('the extension is not installed in this host');
+  // The extension's own mark for options from code (a private symbol: a copy of fromCode.ts bundled here would not carry it).
+  const fromCode = api.fromCode;
   // A machine setting: in this remote window it is set where the extension runs, as a person would.
   await vscode.workspace.getConfiguration('docsAdmin').update('network.extraCaCertificates', [job.caFile], vscode.ConfigurationTarget.Global);
   await waitFor('the CA in the network settings', () => /1 extra CA certificate/.test(api.session.network?.describe() ?? ''));

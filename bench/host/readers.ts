@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
-import { fromCode } from '../../src/vscode/fromCode';
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
@@ -50,6 +49,8 @@ export async function run(): Promise<void> {
   if (out === undefined || key === undefined) throw new Error('DOCS_ADMIN_BENCH_OUT and DOCS_ADMIN_BENCH_KEY must be set');
   const api = await vscode.extensions.getExtension<DocsAdminInternals>('docs-admin.docs-admin')?.activate();
   if (api === undefined) throw new Error('the extension is not installed in this host');
+  // The extension's own mark for options from code (a private symbol: a copy of fromCode.ts bundled here would not carry it).
+  const fromCode = api.fromCode;
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (root === undefined) throw new Error('no workspace folder');
   mkdirSync(join(root, 'docs', 'p'), { recursive: true });
