@@ -15,7 +15,7 @@ import { githubRelease, packageVsix, publishNpm, publishTo } from './release/pub
 
 const STEPS = {
   check: () => {
-    requireMain();
+    requireMain({ fetch: true });
     console.log('Releasing from main.');
   },
   action: () => releaseBranch({ push: true }),

@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ReleaseError, commitOf, git, hasOrigin, isAncestor, releaseNames, requireMain, short, tryGit } from './context.mjs';
+import { ReleaseError, commitOf, git, gitOrigin, isAncestor, releaseNames, requireMain, short, tryGitOrigin } from './context.mjs';
 
 function entryOf() {
   const main = parse(readFileSync('action.yml', 'utf8'))?.runs?.main;
@@ -24,16 +24,16 @@ function entryOf() {
 /** Brings origin's release branch and the version's tag here (as origin/<branch> and the tag). */
 function syncFromOrigin({ branch, tag, major }) {
   const remote = new Map(
-    git(['ls-remote', 'origin', `refs/heads/${branch}`, `refs/tags/${tag}`, `refs/tags/${major}`])
+    gitOrigin(['ls-remote', 'origin', `refs/heads/${branch}`, `refs/tags/${tag}`, `refs/tags/${major}`])
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => line.split('\t').reverse()),
   );
-  if (remote.has(`refs/heads/${branch}`)) git(['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
+  if (remote.has(`refs/heads/${branch}`)) gitOrigin(['fetch', '--quiet', '--no-tags', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]);
   for (const name of [tag, major]) {
     if (!remote.has(`refs/tags/${name}`)) continue;
     // The moving major tag follows origin; the version's tag must agree with it.
-    const fetched = tryGit(['fetch', '--quiet', '--no-tags', 'origin', `${name === major ? '+' : ''}refs/tags/${name}:refs/tags/${name}`]);
+    const fetched = tryGitOrigin(['fetch', '--quiet', '--no-tags', 'origin', `${name === major ? '+' : ''}refs/tags/${name}:refs/tags/${name}`]);
     if (!fetched.ok) throw new ReleaseError(`The tag ${name} here is not origin's (${fetched.err}): delete it here (git tag -d ${name}) and run the release again.`);
   }
 }
@@ -87,7 +87,7 @@ function makeRelease(names, head, tip, main) {
 export function releaseBranch({ push = false, build = () => undefined } = {}) {
   const names = releaseNames();
   const main = entryOf();
-  const head = requireMain();
+  const head = requireMain({ fetch: push });
   if (git(['status', '--porcelain', '--untracked-files=no']) !== '') throw new ReleaseError('The working tree has uncommitted changes: a release is made from a commit.');
   if (push) syncFromOrigin(names);
   const tip = branchTip(names, push);
@@ -103,7 +103,7 @@ export function releaseBranch({ push = false, build = () => undefined } = {}) {
   }
   const newest = tip !== undefined && isAncestor(commit, tip) ? tip : commit;
   git(['update-ref', `refs/heads/${names.branch}`, newest]);
-  if (push) git(['push', '--quiet', 'origin', `${newest}:refs/heads/${names.branch}`]);
+  if (push) gitOrigin(['push', '--quiet', 'origin', `${newest}:refs/heads/${names.branch}`]);
   console.log(`${names.branch} at ${short(newest)}${push ? ', pushed' : ''}: the release of ${short(head)} is ${short(commit)}.`);
   return commit;
 }
@@ -114,7 +114,7 @@ export function releaseBranch({ push = false, build = () => undefined } = {}) {
  */
 export function releaseTags({ push = false } = {}) {
   const names = releaseNames();
-  const head = requireMain();
+  const head = requireMain({ fetch: push });
   if (push) syncFromOrigin(names);
   const commit = taggedRelease(names, head) ?? releaseOf(branchTip(names, push), head);
   if (commit === undefined) throw new ReleaseError(`${names.branch} has no release of ${short(head)}: release the action first (node scripts/release.mjs action).`);
@@ -126,11 +126,10 @@ export function releaseTags({ push = false } = {}) {
     console.log(`${names.major} names a later release (${short(current)}): left there.`);
   }
   if (push) {
-    git(['push', '--quiet', 'origin', `refs/tags/${names.tag}`]);
-    git(['push', '--quiet', '--force', 'origin', `refs/tags/${names.major}`]);
+    gitOrigin(['push', '--quiet', 'origin', `refs/tags/${names.tag}`]);
+    gitOrigin(['push', '--quiet', '--force', 'origin', `refs/tags/${names.major}`]);
   }
   console.log(`${names.tag} and ${names.major} at ${short(commit)}${push ? ', pushed' : ''}: uses: <owner>/<repo>@${names.major} runs ${names.tag}.`);
   return commit;
 }
 
-export { hasOrigin };

@@ -10,6 +10,24 @@ export function git(args, options = {}) {
   return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } }).trim();
 }
 
+/**
+ * git talking to origin: with the workflow's token when the step has one (GITHUB_TOKEN in its
+ * env; the checkout keeps no credentials), given to that one command, as actions/checkout gives it.
+ */
+export function gitOrigin(args) {
+  const token = process.env.GITHUB_TOKEN;
+  const auth = token ? ['-c', `http.extraheader=AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`] : [];
+  return git([...auth, ...args]);
+}
+
+export function tryGitOrigin(args) {
+  try {
+    return { ok: true, out: gitOrigin(args), err: '' };
+  } catch (error) {
+    return { ok: false, out: '', err: String(error.stderr ?? error.message).trim() };
+  }
+}
+
 /** git, for the commands whose failure is an answer (a missing ref): { ok, out, err }. */
 export function tryGit(args) {
   const r = spawnSync('git', args, { encoding: 'utf8' });
@@ -47,9 +65,10 @@ export const hasOrigin = () => tryGit(['remote', 'get-url', 'origin']).ok;
 
 /**
  * The release runs from main only: the workflow's ref (GITHUB_REF, when set) is main, the branch
- * checked out (if any) is main, and HEAD is on origin's main (fetched first).
+ * checked out (if any) is main, and HEAD is on origin's main (fetched first with `fetch`; the
+ * checkout has it otherwise).
  */
-export function requireMain() {
+export function requireMain({ fetch = false } = {}) {
   const ref = process.env.GITHUB_REF;
   if (ref && ref !== 'refs/heads/main') {
     throw new ReleaseError(`The release runs from main only, and this run is on ${ref}: run the Release workflow on main (Run workflow, Use workflow from: main).`);
@@ -59,7 +78,7 @@ export function requireMain() {
     throw new ReleaseError(`The release runs from main only, and the branch checked out is ${branch}: merge it into main, then release from main.`);
   }
   if (!hasOrigin()) return git(['rev-parse', 'HEAD']);
-  git(['fetch', '--quiet', '--no-tags', 'origin', '+refs/heads/main:refs/remotes/origin/main']);
+  if (fetch) gitOrigin(['fetch', '--quiet', '--no-tags', 'origin', '+refs/heads/main:refs/remotes/origin/main']);
   const head = git(['rev-parse', 'HEAD']);
   if (!isAncestor(head, 'refs/remotes/origin/main')) {
     throw new ReleaseError(`The release runs from main only, and HEAD (${short(head)}) is not on origin's main: push it to main first, then release from main.`);
