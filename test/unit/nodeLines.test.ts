@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { CLI_NODE_VERSIONS, HOST_VERSIONS } from '../host/versions';
+import { actionNode } from './support/actionNode';
 
 const ROOT = resolve(__dirname, '../../..');
 const major = (version: string) => Number(version.split('.')[0]);
@@ -26,5 +27,12 @@ describe('the supported Node lines: 22 and 24', () => {
     const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { runs: { using: string } };
     assert.equal(action.runs.using, `node${major(HOST_VERSIONS.node)}`);
     assert.equal(major(HOST_VERSIONS.node), CLI_NODE_VERSIONS.map(major).at(-1));
+  });
+
+  it("where there is no test host (CI's Windows and macOS jobs), DOCS_ADMIN_ACTION_NODE names the Action's Node, refused when it is another line", () => {
+    const mine = major(process.versions.node);
+    const named = actionNode(`node${mine}`, { DOCS_ADMIN_ACTION_NODE: process.execPath, CI: 'true' }, join(ROOT, 'no-test-host', 'node'));
+    assert.deepEqual(named, { path: process.execPath, version: process.version });
+    assert.throws(() => actionNode(`node${mine + 1}`, { DOCS_ADMIN_ACTION_NODE: process.execPath, CI: 'true' }), new RegExp(`DOCS_ADMIN_ACTION_NODE is Node ${process.version.replace(/\./g, '\\.')} .*the Action runs on Node ${mine + 1}`));
   });
 });
