@@ -157,6 +157,18 @@ export function commands(): CommandSpec[] {
     },
     ...analyticsCommands(),
     {
+      name: 'check',
+      args: [],
+      summary: l10n.t('Check the docs site in a folder: broken links and anchors, missing snippets, navigation entries and redirects. Exit 1 when an error is found. Needs no key.'),
+      options: {
+        root: { type: 'string', value: '<folder>', help: l10n.t('the docs root, the folder that holds docs.json (default: the current folder)') },
+        format: { type: 'string', value: '<text|json|sarif|github>', help: l10n.t('how to print the problems (default text; github: annotations on the lines, for a workflow)') },
+        'min-severity': { type: 'string', value: '<error|warning|info|hint>', help: l10n.t('print problems of this severity and above (default warning)') },
+        cache: { type: 'string', value: '<file>', help: l10n.t('keep what was parsed in this file (default: a file in the user cache folder)') },
+        'no-cache': { type: 'boolean', help: l10n.t('parse every file again, and keep nothing') },
+      },
+    },
+    {
       name: 'mcp',
       args: [],
       summary: l10n.t('Serve the Docs Admin tools to an AI assistant (an MCP server on stdio): job, export and deployment status, reader signals, unanswered questions; ask the agent, follow up, preview, deploy.'),
@@ -189,7 +201,7 @@ export function usage(): string {
       'Network: HTTPS_PROXY names the proxy for https (HTTP_PROXY when it is not set), HTTP_PROXY the\nproxy for http (lower-case forms first), as http://<user>:<password>@proxy:port; NO_PROXY lists\nthe hosts that bypass it (example.com, .example.com, 10.0.0.0/8, host:port, or *).\n--ca-file <file> (or DOCS_ADMIN_CA_FILE) adds the CA certificates of a PEM file to those\ntrusted, for a proxy that inspects TLS or a private CA; NODE_EXTRA_CA_CERTS works as well.',
     ),
     '',
-    l10n.t('Exit codes: 0 success, 1 the job failed, 2 usage error, 3 authentication or permission,\n            4 not found, 5 network, server, timeout or rate limit, 6 unsafe or invalid bundle.'),
+    l10n.t('Exit codes: 0 success, 1 the job failed (check: a problem at error level), 2 usage error,\n            3 authentication or permission, 4 not found, 5 network, server, timeout or rate limit,\n            6 unsafe or invalid bundle.'),
     '',
   ].join('\n');
 }
