@@ -60,8 +60,8 @@ export interface SiteConfig {
   versions: string[];
   /** Whether navigation generates pages from an OpenAPI or AsyncAPI document (then a URL may name a page no file holds). */
   generatesPages: boolean;
-  /** Where the `redirects` array is (the file and the array's own span), for a move to add to it. */
-  redirectsArray?: { file: string; span: Span };
+  /** Where the `redirects` array is (the file, the array's span, its last item's), for a move to add to it. */
+  redirectsArray?: { file: string; span: Span; lastItem?: Span };
   /** Every JSON file read (docs.json and what `$ref` named), with its text. */
   files: Map<string, string>;
   problems: ConfigProblem[];
@@ -140,7 +140,9 @@ export class ConfigReader {
 
   private redirects(located: Located, config: SiteConfig): void {
     if (located.node.type !== 'array') return;
+    const last = located.node.children?.[located.node.children.length - 1];
     config.redirectsArray = { file: located.file, span: this.span(located.file, located.node.offset, located.node.length) };
+    if (last !== undefined) config.redirectsArray.lastItem = this.span(located.file, last.offset, last.length);
     for (const child of located.node.children ?? []) {
       const item = this.resolve({ node: child, file: located.file });
       if (item.node.type !== 'object') continue;
