@@ -27,8 +27,7 @@ const EMOJI = /\p{Emoji_Modifier}|\p{Emoji_Modifier_Base}|\p{Emoji_Presentation}
 
 /** `@sindresorhus/slugify` 2.2.0 with `decamelize: false`, for ASCII input (all that step 1 hands it). */
 export function asciiSlugify(text: string, keepCaseAndPercent: boolean): string {
-  return text
-    .toLowerCase()
+  return (keepCaseAndPercent ? text : text.toLowerCase())
     .replace(keepCaseAndPercent ? NOT_SLUG_ENCODED : NOT_SLUG_LOWER, '-')
     .replace(/\\/g, '')
     .replace(CONTRACTION, '$1$2$3')
@@ -50,15 +49,8 @@ export function unicodeId(title: string): string {
 /** Step 1: the slug of a title, before the counter. */
 export function slug(title: string): string {
   const encoded = unicodeId(title);
-  if (ENCODED.test(encoded)) {
-    // The library is given `lowercase: false` here; the text is lower case already, but the hex digits are not.
-    return encoded
-      .replace(NOT_SLUG_ENCODED, '-')
-      .replace(/\\/g, '')
-      .replace(CONTRACTION, '$1$2$3')
-      .replace(/-{2,}/g, '-')
-      .replace(/^-|-$/g, '');
-  }
+  // The library is given `lowercase: false` and keeps `%` when anything was encoded: the text is lower case already, its hex digits are not.
+  if (ENCODED.test(encoded)) return asciiSlugify(encoded, true);
   return asciiSlugify(encoded, false);
 }
 
