@@ -28,7 +28,9 @@ function smallSite(dir: string): string {
   return dir;
 }
 
-export const site: Bench = async ({ quick, runs, log }) => {
+export const site: Bench = async (options) => {
+  const { quick, runs } = options;
+  const log = (line: string) => options.log(line);
   const scratch = scratchDir('docs-admin-bench-site-');
   const root = quick ? smallSite(join(scratch, 'site')) : corpusRoot();
   const cold: number[] = [];
