@@ -34,6 +34,8 @@ const bundled = {
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's main build is UMD, whose require() of its own parts a bundler cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const configs = [

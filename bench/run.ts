@@ -3,7 +3,7 @@
  * and writes the results as JSON (bench/results.json; with --quick or --only, in out/).
  *   --quick      tiny sizes, one run: the smoke `npm test` runs so benchmarks cannot rot
  *   --runs <n>   runs per measurement (medians are quoted; default 5)
- *   --only <a,b> some benchmarks: polling, download, extract, startup, activation, tree, readers
+ *   --only <a,b> some benchmarks: polling, download, extract, startup, activation, tree, readers, site
  *   --seed <n>   the first run's seed for the seeded benchmarks (polling; default 0x5eed = 24301)
  *   --out <file> where the results go (a partial run's, to be committed: bench/results-download.json)
  */
@@ -16,11 +16,12 @@ import { download } from './download';
 import { extract } from './extract';
 import { polling } from './polling';
 import { readers } from './readers';
+import { site } from './site';
 import { startup } from './startup';
 import { tree } from './tree';
 import type { Bench, BenchResult } from './types';
 
-const BENCHES: Record<string, Bench> = { polling, download, extract, startup, activation, tree, readers };
+const BENCHES: Record<string, Bench> = { polling, download, extract, startup, activation, tree, readers, site };
 const REPO = resolve(__dirname, '..', '..');
 
 function format(value: number | undefined, unit = ''): string {

@@ -52,6 +52,8 @@ export async function buildPackedCli({ entry, outfile }) {
     write: false,
     logLevel: 'warning',
     legalComments: 'none',
+    // jsonc-parser's main build is UMD, whose require() of its own parts a bundler cannot follow.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     // The code is CommonJS-minded (require.main, __filename, __dirname): the loader provides them.
     logOverride: { 'commonjs-variable-in-esm': 'silent' },
   });

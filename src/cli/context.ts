@@ -31,6 +31,10 @@ export interface Io {
   stdin?: () => Promise<string>;
   /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
   extractWorker?: string;
+  /** The script of the site check's parse workers (the CLI's own file; worker.ts beside the core otherwise). */
+  siteWorker?: string;
+  /** Standard output without the terminal guard, for lines the caller has made safe itself (GitHub workflow commands). */
+  rawOut?: (text: string) => void;
   /** A minor garbage collection of this process (main.ts exposes V8's), for a download's dead buffers. */
   collectGarbage?: () => void;
 }
@@ -135,7 +139,7 @@ const REDRAW = '\r\x1b[2K';
 export function terminalSafe(io: Io): Io {
   const safe = (write: (text: string) => void) => (text: string) =>
     text.startsWith(REDRAW) ? write(REDRAW + forTerminal(text.slice(REDRAW.length))) : write(forTerminal(text));
-  return { ...io, out: safe((text) => io.out(text)), err: safe((text) => io.err(text)) };
+  return { ...io, out: safe((text) => io.out(text)), err: safe((text) => io.err(text)), rawOut: (text) => io.out(text) };
 }
 
 export function print(ctx: Context, value: unknown, human: string): void {

@@ -5,7 +5,8 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { isSiteWorker } from '../core/site/workerData';
 import { version } from '../../package.json';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
@@ -55,7 +56,8 @@ export async function run(argv: string[], given: Io): Promise<number> {
 // The CLI ships as one file, so the extraction's worker thread runs this same file: there it
 // loads the extraction (and only there: a command loads what it needs when it runs, so that
 // `--version` or `agent get` do not pay for the extractor, the HTTP client or the YAML parser).
-if (!isMainThread) void import('../core/bundle/extract/extractWorker.js');
+// The site check's parse workers run it too (workerData says which).
+if (!isMainThread) void (isSiteWorker(workerData) ? import('../core/site/worker.js') : import('../core/bundle/extract/extractWorker.js'));
 
 if (require.main === module && isMainThread) {
   // The HTTP client's parser (undici's llhttp) is WebAssembly: V8 compiles it twice, a baseline
@@ -87,6 +89,7 @@ if (require.main === module && isMainThread) {
       return Buffer.concat(chunks).toString('utf8');
     },
     extractWorker: __filename,
+    siteWorker: __filename,
     collectGarbage: () => gc({ type: 'minor' }),
   }).then((code) => {
     process.exitCode = code;
