@@ -125,7 +125,12 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     let code = run.prepare === undefined ? 0 : await runWindow(run.prepare);
     if (code !== 0) console.error(`${run.label}: the preparing suite (${run.prepare ?? ''}) failed with ${code}.`);
     else code = await runWindow(run.suite, run.screenFile);
-    // Before code-server stops (it removes its folders): no secret in anything the run wrote or printed.
+    // The window closed, then code-server and every process it started (the extension hosts) gone:
+    // nothing writes to the user data any more, and the scan reads it whole.
+    await browser.close().catch(() => undefined);
+    browser = undefined;
+    await server.stop();
+    // No secret in anything the run wrote or printed.
     const scan = scanRun(
       server.userDataDir,
       [...serverLog.map((text) => ({ source: 'code-server output', text })), ...hostLog.map((text) => ({ source: 'extension host console', text }))],
@@ -152,7 +157,7 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     return code;
   } finally {
     await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await server?.dispose();
     rmSync(secretsDir, { recursive: true, force: true });
   }
 }

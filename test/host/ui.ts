@@ -376,7 +376,7 @@ async function main(): Promise<void> {
     throw error;
   } finally {
     await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await server?.dispose();
     repository?.remove();
     await sim.stop();
     pki.remove();
