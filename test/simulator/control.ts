@@ -18,6 +18,11 @@ export function handleControl(sim: Simulator, method: string, path: string, body
     const archive = /^POST \/_sim\/agent-jobs\/([^/]+)\/archive$/.exec(route);
     const prompts = /^GET \/_sim\/agent-jobs\/([^/]+)\/prompts$/.exec(route);
     const held = /^POST \/_sim\/jobs\/([^/]+)\/(hold|release|step)$/.exec(route);
+    const gate = /^POST \/_sim\/gates\/([^/]+)\/open$/.exec(route);
+    if (gate) {
+      sim.openGate(decodeURIComponent(gate[1] ?? ''));
+      return { status: 204, body: {} };
+    }
     if (held) {
       const id = decodeURIComponent(held[1] ?? '');
       if (held[2] === 'hold') sim.hold(id);

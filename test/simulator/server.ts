@@ -11,7 +11,7 @@ import { playgroundAnalytics, type AnalyticsData } from './analyticsData';
 import { SimClock } from './clock';
 import { handleControl } from './control';
 import { DeploymentStore } from './deployments';
-import { FaultQueue } from './faults';
+import { FaultQueue, Gates } from './faults';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
 import type { JobTime } from './jobTime';
 import { reportSecret } from './ledger';
@@ -80,6 +80,7 @@ export class Simulator {
   private readonly jobs: JobStore;
   private readonly deploys: DeploymentStore;
   private readonly faults = new FaultQueue();
+  private readonly gates = new Gates();
   private randomFaults: RandomFaults | undefined;
   private readonly secret = randomBytes(32).toString('hex');
   private readonly sockets = new Set<Socket>();
@@ -329,6 +330,11 @@ export class Simulator {
     this.faults.add(fault);
   }
 
+  /** Lets the answers a `gate` fault of that name holds go, and later ones pass at once. */
+  openGate(name: string): void {
+    this.gates.open(name);
+  }
+
   clearFaults(): void {
     this.faults.clear();
   }
@@ -380,6 +386,7 @@ export class Simulator {
 
   /** Closes both listeners and every connection, stalled ones included; clears every timer. */
   async stop(): Promise<void> {
+    this.gates.openAll();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const close = (server: Server | TlsServer) =>
@@ -452,6 +459,9 @@ export class Simulator {
         return;
       case 'delay':
         await this.sleep(fault.ms);
+        break;
+      case 'gate':
+        await this.gates.wait(fault.name);
         break;
       case 'status': {
         const headers = { ...fault.headers };

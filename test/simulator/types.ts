@@ -170,6 +170,8 @@ export type FaultSpec =
   /** `retryAfterDateSeconds`: a `Retry-After` HTTP date that many seconds after the simulator's clock, made for each answer. */
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string>; retryAfterDateSeconds?: number }
   | { kind: 'delay'; ms: number }
+  /** The answer waits until the test opens the gate of that name (`sim.openGate(name)`). */
+  | { kind: 'gate'; name: string }
   | { kind: 'malformed'; body: string; contentType?: string; status?: number }
   | { kind: 'oversized'; bytes: number; chunked?: boolean }
   | { kind: 'reset' }

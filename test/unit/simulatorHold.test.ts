@@ -114,4 +114,20 @@ describe('API simulator: jobs held running until released', () => {
     assert.equal(sim.agentJob('b')?.status, 'completed');
     assert.equal((await request(`${sim.baseUrl}/_sim/jobs/nope/hold`, { method: 'POST' })).statusCode, 400);
   });
+
+  it('a gate fault holds an answer until the test opens the gate, and lets later ones pass', async () => {
+    sim.injectFault({ route: 'agent.create', kind: 'gate', name: 'create', times: 2 });
+    let answered = false;
+    const first = post(`/v2/agent/${sim.projectId}/job`, { prompt: 'One' }).then((job) => {
+      answered = true;
+      return job;
+    });
+    // The request arrived and is held: its answer waits for the gate.
+    while (!sim.requests.some((r) => r.route === 'agent.create')) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(sim.requests.filter((r) => r.route === 'agent.create').length, 1);
+    assert.equal(answered, false);
+    sim.openGate('create');
+    assert.equal((await first).status, 'active');
+    assert.equal((await post(`/v2/agent/${sim.projectId}/job`, { prompt: 'Two' })).status, 'active', 'an open gate holds nothing');
+  });
 });
