@@ -248,6 +248,7 @@ async function inTheEditor(options: BenchOptions, content: Buffer, pki: TestCert
   const before = load();
   try {
     options.log(`download: in the editor (VS Code extension host), ${rounds} rounds of ${(content.length / MiB).toFixed(0)} MiB`);
+    // Its rounds print little: the window may stay silent this long before it counts as hung.
     process.env.DOCS_ADMIN_TEST_HOST_TIMEOUT_MS ??= String(900_000);
     const code = await runSuite({
       suite: resolve(REPO, 'out', 'bench', 'host', 'download.js'),

@@ -7,7 +7,7 @@
 # and fails.
 set -euo pipefail
 need=()
-for pkg in chromium build-essential python3 libkrb5-dev pkg-config curl openssl git; do
+for pkg in chromium build-essential python3 pkg-config curl openssl git; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ -n "${DOCS_ADMIN_CHROMIUM:-}" ] && [ -x "${DOCS_ADMIN_CHROMIUM}" ]; then
