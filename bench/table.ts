@@ -95,7 +95,8 @@ function measureRow(file: Named<ResultsFile>, r: BenchResult, m: Measure, misses
   const baseline = m.baseline === undefined ? '' : `${withUnit(m.baseline, m.unit)}${m.baselineName === undefined ? '' : ` (${m.baselineName})`}`;
   const ratio = m.ratio === undefined ? '' : spread(m.ratio, m.ratioMin, m.ratioMax, 'x');
   const met = m.pass === undefined ? '' : m.pass ? 'met' : missFor(misses, r.name, m) === undefined ? 'MISSED, no profile yet' : 'missed (below)';
-  return row([r.name, m.metric, ours, baseline, ratio, m.goal ?? '', met, file.path]);
+  const loaded = file.content.loaded === true ? ', --loaded' : '';
+  return row([r.name, m.metric, ours, baseline, ratio, m.goal ?? '', met, `${file.path} (load ${loadOf(file.content)}${loaded})`]);
 }
 
 /** The page, from the files and the misses' explanations. */
@@ -123,7 +124,7 @@ export function benchmarksPage(files: readonly Named<ResultsFile>[], misses: rea
     const commit = c.commit === undefined ? 'not recorded' : `${c.commit.slice(0, 10)}${c.dirty === true ? ' (with changes)' : ''}`;
     out.push(row([`\`${f.path}\``, c.date.replace('T', ' ').slice(0, 16), commit, `${c.machine.cores} x ${c.machine.cpu}, Node ${c.machine.node}`, String(c.runs), loadOf(c), busy]));
   }
-  out.push('', '## Results', '', row(['benchmark', 'measure', 'ours: median (min-max)', 'baseline', 'ratio: median (min-max)', 'goal', 'met', 'file']), '|---|---|---|---|---|---|---|---|');
+  out.push('', '## Results', '', row(['benchmark', 'measure', 'ours: median (min-max)', 'baseline', 'ratio: median (min-max)', 'goal', 'met', 'results file (1-minute load average: start -> end)']), '|---|---|---|---|---|---|---|---|');
   const missed: string[] = [];
   for (const f of current) {
     for (const r of f.content.results) {

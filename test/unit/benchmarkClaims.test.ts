@@ -154,6 +154,7 @@ describe('a benchmark refuses a loaded machine unless told (bench/run.ts)', () =
     assert.match(file.commit ?? '', /^[0-9a-f]{40}$/);
     const page = benchmarksPage([{ path: 'bench/results-probe.json', content: file }], []);
     assert.match(page, /\| `bench\/results-probe\.json` \| .* \| 3\.20 -> 3\.20 \| yes: run with --loaded \(gate 1\.5\) \|/);
+    assert.match(page, /\| probe \| a figure \| 1\.00 ms \| .* \| bench\/results-probe\.json \(load 3\.20 -> 3\.20, --loaded\) \|/, 'each row says its load, and that it was measured loaded');
   });
 
   it('a quiet machine: measured, not marked loaded', async () => {
