@@ -37,6 +37,8 @@ export interface Io {
   rawOut?: (text: string) => void;
   /** A minor garbage collection of this process (main.ts exposes V8's), for a download's dead buffers. */
   collectGarbage?: () => void;
+  /** Called once, just before the first API client is made (main.ts: the HTTP parser's WebAssembly, compiled by its baseline only). */
+  beforeApi?: () => void;
 }
 
 
@@ -118,6 +120,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       const cleanKey = checkCredentials(key, projectId);
       if (/^(agent|deploy$|preview|automation|analytics)/.test(parsed.spec.name) && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
       const { AdminApiClient } = await import('../core/api/client.js');
+      io.beforeApi?.();
       client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;
     },

@@ -7,18 +7,9 @@
 import * as l10n from '@vscode/l10n';
 import { crc32 } from 'node:zlib';
 import * as yauzl from 'yauzl';
+import { ZipFault } from './zipFault';
 
-/** Why a zip did not check out. `truncated`: its end (the central directory) is missing, as when bytes are still to come. */
-export class ZipFault extends Error {
-  constructor(
-    readonly detail: string,
-    readonly truncated: boolean,
-    readonly unsupported = false,
-  ) {
-    super(detail);
-    this.name = 'ZipFault';
-  }
-}
+export { ZipFault } from './zipFault';
 
 /** Reads every entry of the zip at `path`; `aborted()` is asked between entries and chunks. */
 export async function checkZip(path: string, aborted: () => boolean): Promise<void> {
