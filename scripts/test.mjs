@@ -27,6 +27,7 @@ const steps = [
   ['build', [process.execPath, ['esbuild.mjs']]],
   ['type check', npx('tsc', '--noEmit', '-p', '.')],
   ['lint', npx('eslint', '.')],
+  ['import graph (no circles, no upward imports: .dependency-cruiser.cjs)', npx('depcruise', 'src', '--config', '.dependency-cruiser.cjs')],
   ['workflow lint (actionlint on .github/workflows, and action.yml)', [process.execPath, ['scripts/lint-workflows.mjs']]],
   ['localisation check (strings exported, manifest through package.nls.json)', [process.execPath, ['scripts/check-l10n.mjs']]],
   ['recount (the README\'s test numbers are what the tests\' names add up to)', [process.execPath, ['scripts/recount.mjs', '--no-build']]],

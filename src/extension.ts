@@ -39,7 +39,7 @@ import * as lmTools from './vscode/tools/lmTools';
 import { PromptComposer } from './vscode/composer';
 import { PRODUCT_NAME } from './vscode/config';
 import { DeploymentLogs } from './vscode/deploymentLogs';
-import { ClientTriggers } from './vscode/deployments';
+import { ClientTriggers } from './vscode/clientTriggers';
 import { GitAccess } from './vscode/git/gitAccess';
 import { KeyStore } from './vscode/keys';
 import { DeepLinks } from './vscode/links/deepLinks';

@@ -13,7 +13,7 @@ import { DeploymentTriggers } from '../core/deployments/triggers';
 import type { Deployment } from '../core/deployments/types';
 import { waitForDeployment } from '../core/jobs/wait';
 import { JobFailedError, UsageError } from '../cli/exit';
-import type { OperationContext } from './operations';
+import type { OperationContext } from './operationContext';
 import { checkOutput } from './outputs';
 
 function triggers(ctx: OperationContext): DeploymentTriggers {

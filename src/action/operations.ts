@@ -6,7 +6,6 @@
  */
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import type { AdminApiClient } from '../core/api/client';
 import type { AgentJob, Bundle, ExportJob } from '../core/api/types';
 import { askAgent } from '../core/agent/ask';
 import { BundleLinks } from '../core/bundle/links/linkCache';
@@ -15,56 +14,14 @@ import { valuesFile } from '../core/deploy/valuesFile';
 import { parseExportDomain } from '../core/jobs/input';
 import { agentStatusText } from '../core/jobs/present';
 import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
-import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
-import type { Deployment } from '../core/deployments/types';
 import { deployOperation, previewOperation } from './deploy';
-import type { SiteReport } from './check';
-import { reportOperation, type ReaderReport } from './report';
+import type { OperationContext } from './operationContext';
+import { reportOperation } from './report';
 import { rolloutRunner } from './rollout';
-import type { Operation, OutputName } from './spec';
-
-/** What a run did, for the outputs and the job summary (server text as it came: the summary neutralises it). */
-export interface Report {
-  /** Undefined until the operation input is read (it may be invalid). */
-  operation?: Operation;
-  domain?: string;
-  jobId?: string;
-  pages?: number;
-  /** The bundle link without its signature. */
-  bundleUrl?: string;
-  expiresAt?: string;
-  valuesFile?: string;
-  valuesChanged?: boolean;
-  rolledOut?: boolean;
-  agent?: AgentJob;
-  /** The deployment or preview, as last read. */
-  deployment?: Deployment;
-  branch?: string;
-  previewUrl?: string;
-  /** The report operation's findings. */
-  readers?: ReaderReport;
-  /** The check operation's findings. */
-  site?: SiteReport;
-  failure?: string;
-}
-
-export interface OperationContext {
-  client: AdminApiClient;
-  report: Report;
-  /** A line for the log (the caller makes it safe). */
-  line(text: string): void;
-  /** Sets an output as soon as its value is known. */
-  output(name: OutputName, value: string): void;
-  input(name: 'domain' | 'version' | 'values-file' | 'rollout-command' | 'prompt' | 'branch' | 'wait' | 'days' | 'rows'): string;
-  timeoutMs: number;
-  env: NodeJS.ProcessEnv;
-  log: Logger;
-  signal: AbortSignal;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
+import type { Operation } from './spec';
 
 /** Logs an export's status line only when it changed. */
 function progressLogger(ctx: OperationContext): (job: ExportJob) => void {

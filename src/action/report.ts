@@ -11,20 +11,8 @@ import { AnalyticsApi } from '../core/analytics/api';
 import { periodRange } from '../core/analytics/period';
 import { compareByNeed, signalsByPath, unhelpfulSearches } from '../core/analytics/signals';
 import { loadSite } from '../core/analytics/site';
-import type { Conversation, DateRange, SearchRow } from '../core/analytics/types';
 import { UsageError } from '../cli/exit';
-import type { OperationContext } from './operations';
-
-export interface ReaderReport {
-  range: DateRange;
-  pages: { path: string; thumbsDown: number; thumbsUp: number; openComments: number; unanswered: number; views: number | undefined }[];
-  questions: Conversation[];
-  searches: SearchRow[];
-  /** How many of each there were in all (the summary shows at most `rows`). */
-  counts: { pages: number; questions: number; searches: number };
-  /** Lists cut at their cap, or that could not be read. */
-  notes: string[];
-}
+import type { OperationContext } from './operationContext';
 
 /** A search whose click-through rate is under this share found nothing useful (the editor's default). */
 const LOW_CLICK_THROUGH = 0.2;

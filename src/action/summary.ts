@@ -7,7 +7,7 @@ import * as l10n from '@vscode/l10n';
 import { lastLines } from '../core/deployments/logs';
 import { agentStatusText } from '../core/jobs/present';
 import { forMarkdown } from '../core/untrusted';
-import type { Report } from './operations';
+import type { Report } from './operationContext';
 
 /** A link for an http(s) URL (its text escaped, its target percent-encoded where Markdown would end it); escaped text otherwise. */
 function markdownLink(url: string): string {

@@ -19,7 +19,7 @@ const GROUPS: Record<string, () => Promise<Group>> = {
   analytics: () => import('./analytics.js'),
   check: () => import('./check.js'),
   // The MCP server and its SDK: loaded for `docs-admin mcp` only.
-  mcp: () => import('../mcp/command.js'),
+  mcp: () => import('./mcp.js'),
 };
 
 export async function runCommand(parsed: Parsed, ctx: Context): Promise<number> {

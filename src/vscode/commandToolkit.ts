@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { PromptComposer } from './composer';
-import type { ClientTriggers } from './deployments';
+import type { ClientTriggers } from './clientTriggers';
 import type { DeploymentLogs } from './deploymentLogs';
 import { codeArgs, isFromCode } from './fromCode';
 import type { GitAccess } from './git/gitAccess';

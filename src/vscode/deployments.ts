@@ -5,26 +5,11 @@
  * trigger cannot be taken back), and the tracked deployment of a row.
  */
 import * as vscode from 'vscode';
-import type { AdminApiClient } from '../core/api/client';
-import { DeploymentTriggers, type TriggerOptions } from '../core/deployments/triggers';
+import type { DeploymentTriggers, TriggerOptions } from '../core/deployments/triggers';
 import type { DeployTarget } from '../core/deployments/types';
 import type { TrackedJob } from '../core/jobs/trackedJob';
 import { isJobNode, requireService, type Deps } from './commandToolkit';
 import { withCancellableProgress } from './progress';
-
-/** One `DeploymentTriggers` per API client (the session makes a new client when it is rebuilt). */
-export class ClientTriggers {
-  private readonly byClient = new WeakMap<AdminApiClient, DeploymentTriggers>();
-
-  of(client: AdminApiClient): DeploymentTriggers {
-    let triggers = this.byClient.get(client);
-    if (triggers === undefined) {
-      triggers = new DeploymentTriggers({ client });
-      this.byClient.set(client, triggers);
-    }
-    return triggers;
-  }
-}
 
 /** The triggers of the active environment's client. */
 export function triggersOf(deps: Pick<Deps, 'session' | 'triggers'>): DeploymentTriggers {

@@ -10,11 +10,11 @@ import { version } from '../../package.json';
 import { AnalyticsStore } from '../core/analytics/store';
 import { DeploymentTriggers } from '../core/deployments/triggers';
 import type { ToolHost } from '../core/tools/run';
-import type { Parsed } from '../cli/args';
-import { option, type Context } from '../cli/context';
-import { EXIT } from '../cli/exit';
-import { findPage } from './docsFiles';
-import { createServer } from './server';
+import type { Parsed } from './args';
+import { option, type Context } from './context';
+import { EXIT } from './exit';
+import { findPage } from '../mcp/docsFiles';
+import { createServer } from '../mcp/server';
 
 /** How long the reader analytics of a period are reused between tool calls. */
 const ANALYTICS_TTL_MS = 5 * 60_000;
