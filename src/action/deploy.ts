@@ -7,7 +7,7 @@
  * name promises is left out, with a warning.
  */
 import * as l10n from '@vscode/l10n';
-import { parsePreviewBranch } from '../core/deployments/input';
+import { parsePreviewBranch } from '../core/deployments/deploymentInput';
 import { lastLines } from '../core/deployments/logs';
 import { DeploymentTriggers } from '../core/deployments/triggers';
 import type { Deployment } from '../core/deployments/types';

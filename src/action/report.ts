@@ -7,7 +7,7 @@
  * out of the data.
  */
 import * as l10n from '@vscode/l10n';
-import { AnalyticsApi } from '../core/analytics/api';
+import { AnalyticsApi } from '../core/analytics/analyticsApi';
 import { periodRange } from '../core/analytics/period';
 import { compareByNeed, signalsByPath, unhelpfulSearches } from '../core/analytics/signals';
 import { loadSite } from '../core/analytics/site';

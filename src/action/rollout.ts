@@ -6,7 +6,7 @@
  * when unquoted, with a clear message, rather than passed to the program as an odd argument.
  */
 import * as l10n from '@vscode/l10n';
-import { rolloutEnvironment, runRolloutProcess } from '../core/deploy/rolloutProcess';
+import { rolloutEnvironment, runRolloutProcess } from '../core/helm/rolloutProcess';
 import { UsageError } from '../cli/exit';
 
 export function splitCommand(text: string): string[] {

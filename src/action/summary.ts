@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { lastLines } from '../core/deployments/logs';
-import { agentStatusText } from '../core/jobs/present';
+import { agentStatusText } from '../core/jobs/jobLabels';
 import { forMarkdown } from '../core/untrusted';
 import type { Report } from './operationContext';
 

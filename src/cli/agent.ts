@@ -3,7 +3,7 @@ import * as l10n from '@vscode/l10n';
 import { readFile } from 'node:fs/promises';
 import { askAgent, isBlankPrompt, type AgentRequest } from '../core/agent/ask';
 import type { AgentJob } from '../core/api/types';
-import { agentStatusText } from '../core/jobs/present';
+import { agentStatusText } from '../core/jobs/jobLabels';
 import { waitForAgentJob } from '../core/jobs/wait';
 import { forTerminal } from '../core/untrusted';
 import type { Parsed } from './args';

@@ -6,7 +6,7 @@
  * printed only with `--include-contact` (feedback); otherwise no output holds it.
  */
 import * as l10n from '@vscode/l10n';
-import { AnalyticsApi, PAGE_SIZE } from '../core/analytics/api';
+import { AnalyticsApi, PAGE_SIZE } from '../core/analytics/analyticsApi';
 import { collectCursor, collectOffset, waitingOutRateLimits, type PagingOptions } from '../core/analytics/paging';
 import { checkRange } from '../core/analytics/period';
 import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type Conversation, type DateRange, type FeedbackEntry, type FeedbackSource, type PageFeedbackCounts, type SearchRow, type TrafficRow } from '../core/analytics/types';

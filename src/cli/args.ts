@@ -1,7 +1,7 @@
 /** The command line: which command, its arguments and options, and the help for each. */
 import * as l10n from '@vscode/l10n';
 import { parseArgs } from 'node:util';
-import { checkAdminKey, checkProjectId } from '../core/jobs/input';
+import { checkAdminKey, checkProjectId } from '../core/jobs/jobInput';
 import { EXTRACT_DEFAULTS } from '../core/bundle/extract/limits';
 import { MissingKeyError, UsageError } from './exit';
 

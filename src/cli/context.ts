@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 // tens of milliseconds to load, which `--version`, `--help` and `export extract` need not pay.
 import type { AdminApiClient } from '../core/api/client';
 import type { TransportOptions } from '../core/api/transport';
-import { parseJobId } from '../core/jobs/input';
+import { parseJobId } from '../core/jobs/jobInput';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import type { Network, NetworkHints } from '../core/net/network';

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { DeploymentTriggers, type TriggerOptions } from '../core/deployments/triggers';
-import { parseAutomationId, parsePreviewBranch, parseStatusId } from '../core/deployments/input';
+import { parseAutomationId, parsePreviewBranch, parseStatusId } from '../core/deployments/deploymentInput';
 import { lastLines } from '../core/deployments/logs';
 import type { Deployment } from '../core/deployments/types';
 import { waitForDeployment } from '../core/jobs/wait';

@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../core/api/types';
 import type { Deployment } from '../core/deployments/types';
-import { agentStatusText } from '../core/jobs/present';
+import { agentStatusText } from '../core/jobs/jobLabels';
 
 /**
  * `unknown status "x"` for a status the API does not list, `status not given` for none; the

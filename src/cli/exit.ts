@@ -40,12 +40,12 @@ export class JobFailedError extends Error {
  */
 export async function exitCodeOf(error: unknown): Promise<number> {
   const [{ AuthError, ConflictError, ForbiddenError, NotFoundError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }, { DocsRootError }] = await Promise.all([
-    import('../core/api/errors.js'),
+    import('../core/api/apiErrors.js'),
     import('../core/bundle/diskSpace.js'),
-    import('../core/bundle/download/errors.js'),
+    import('../core/bundle/download/downloadErrors.js'),
     import('../core/bundle/extract/extract.js'),
-    import('../core/deploy/values.js'),
-    import('../core/deploy/errors.js'),
+    import('../core/helm/values.js'),
+    import('../core/helm/publishErrors.js'),
     import('../core/bundle/extract/archivePaths.js'),
     import('../core/site/errors.js'),
   ]);

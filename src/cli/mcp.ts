@@ -9,7 +9,7 @@ import * as l10n from '@vscode/l10n';
 import { version } from '../../package.json';
 import { AnalyticsStore } from '../core/analytics/store';
 import { DeploymentTriggers } from '../core/deployments/triggers';
-import type { ToolHost } from '../core/tools/run';
+import type { ToolHost } from '../core/tools/runTool';
 import type { Parsed } from './args';
 import { option, type Context } from './context';
 import { EXIT } from './exit';
@@ -37,7 +37,7 @@ function host(parsed: Parsed, ctx: Context): ToolHost {
     },
     async analytics(range, signal) {
       const client = await ctx.api();
-      const [{ AnalyticsApi }, { loadSite }] = await Promise.all([import('../core/analytics/api.js'), import('../core/analytics/site.js')]);
+      const [{ AnalyticsApi }, { loadSite }] = await Promise.all([import('../core/analytics/analyticsApi.js'), import('../core/analytics/site.js')]);
       store ??= new AnalyticsStore({ ttlMs: ANALYTICS_TTL_MS, load: (r, s) => loadSite(new AnalyticsApi(client), r, { log: ctx.log, paging: { signal: s, maxRateLimitWaitMs: 60_000 } }) });
       const loading = store.get(range);
       // A cancelled call stops waiting; the load goes on for the next one.

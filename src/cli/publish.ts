@@ -1,10 +1,10 @@
 /** `docs-admin publish`: export, wait, bundle, values, rollout. */
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import { rolloutEnvironment, runRolloutProcess } from '../core/deploy/rolloutProcess';
-import { publish, stepTitle } from '../core/deploy/publish';
-import { valuesFile } from '../core/deploy/valuesFile';
-import { parseExportDomain } from '../core/jobs/input';
+import { rolloutEnvironment, runRolloutProcess } from '../core/helm/rolloutProcess';
+import { publish, stepTitle } from '../core/helm/publish';
+import { valuesFile } from '../core/helm/valuesFile';
+import { parseExportDomain } from '../core/jobs/jobInput';
 import { redactSecrets, redactUrl } from '../core/redact';
 import type { Parsed } from './args';
 import { option, positiveNumber, print, progressLine, type Context, type Io } from './context';

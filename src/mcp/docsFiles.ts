@@ -10,7 +10,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocsJson } from '../core/analytics/docsJson';
 import { DocsSite } from '../core/analytics/mapping';
-import { ToolInputError, type PageLookup } from '../core/tools/run';
+import { ToolInputError, type PageLookup } from '../core/tools/runTool';
 
 /** Folders never part of a docs site. */
 const SKIP = new Set(['node_modules', '.git']);

@@ -13,7 +13,7 @@ import { redactSecrets } from '../core/redact';
 import { TOOLS, toolNamed, type ToolDefinition } from '../core/tools/definitions';
 import { inputSchemaOf } from '../core/tools/inputs';
 import { errorText } from '../core/tools/results';
-import { runTool, type ToolHost } from '../core/tools/run';
+import { runTool, type ToolHost } from '../core/tools/runTool';
 import type { Logger } from '../core/log';
 
 export function listing(tool: ToolDefinition): Tool {

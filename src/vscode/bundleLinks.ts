@@ -7,7 +7,7 @@ import type { BundleLinks, IssuedLink } from '../core/bundle/links/linkCache';
 import type { JobKey } from '../core/jobs/trackedJob';
 import { requireService, type Deps } from './commandToolkit';
 import { readConfig } from './config';
-import { formatDuration } from '../core/format';
+import { formatDuration } from '../core/formatUnits';
 
 /** "link expires in 59m": on an export's row, and in parentheses in messages about its link. */
 export function describeExpiry(left: number | undefined): string {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DeploymentType } from '../core/deploy/availability';
+import type { DeploymentType } from '../core/helm/availability';
 import { extractLimits, type ExtractLimits } from '../core/bundle/extract/limits';
 
 export const SECTION = 'docsAdmin';

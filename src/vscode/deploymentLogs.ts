@@ -9,7 +9,7 @@
  * editor whose cursor is on the last line follows the new lines.
  */
 import * as vscode from 'vscode';
-import { deploymentLabel } from '../core/deployments/present';
+import { deploymentLabel } from '../core/deployments/deploymentLabels';
 import { logDocument } from '../core/deployments/logs';
 import type { JobKey } from '../core/jobs/trackedJob';
 import type { Session } from './session';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { startPreviewServer, type PreviewServer } from '../core/bundle/preview/preview';
+import { startPreviewServer, type PreviewServer } from '../core/bundle/serve/bundleServer';
 import type { StatusItem, Ui } from './ui';
 
 interface Running {

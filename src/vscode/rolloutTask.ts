@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { RolloutError } from '../core/deploy/errors';
-import { describeArgv, rolloutArgv, RolloutTemplateError, type RolloutArgv } from '../core/deploy/rollout';
+import { RolloutError } from '../core/helm/publishErrors';
+import { describeArgv, rolloutArgv, RolloutTemplateError, type RolloutArgv } from '../core/helm/rollout';
 import type { Messages } from './messages';
 import { PRODUCT_NAME, readConfig } from './config';
 import { rolloutTerminal } from './rolloutTerminal';

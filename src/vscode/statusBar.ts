@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { statusText } from '../core/jobs/summary';
+import { statusText } from '../core/jobs/statusBarText';
 import type { Session } from './session';
 import type { StatusItem, Ui } from './ui';
 

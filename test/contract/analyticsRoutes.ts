@@ -1,12 +1,12 @@
 /**
  * The analytics routes (issue 30) in the contract tests: each with the vendor operation it is
- * held against, the client's call (through core/analytics/api.ts, as the editor, the CLI and the
+ * held against, the client's call (through core/analytics/analyticsApi.ts, as the editor, the CLI and the
  * Action make it) and what the client must make of any vendor-valid answer: every row kept,
  * each field as the answer gave it (a nullable as null, an unknown source or status with the
  * server's word, the feedback shape chosen by the source, a contact held and revealed as given).
  */
 import * as assert from 'node:assert/strict';
-import { AnalyticsApi } from '../../src/core/analytics/api';
+import { AnalyticsApi } from '../../src/core/analytics/analyticsApi';
 import type { CallerStats, Conversation, CursorPage, FeedbackEntry, OffsetPage, PageFeedbackCounts, SearchRow, TrafficRow } from '../../src/core/analytics/types';
 import type { ContractRoute } from './routes';
 
@@ -64,7 +64,7 @@ function conversations(outcome: unknown, body: unknown): void {
 function searches(outcome: unknown, body: unknown): void {
   const page = value<CursorPage<SearchRow>>(outcome);
   const given = rows(body, 'searches');
-  // A share, 0 to 1; an answer holding a value above 1 gives percentages (schemas.ts).
+  // A share, 0 to 1; an answer holding a value above 1 gives percentages (core/analytics/analyticsSchemas.ts).
   const percent = given.some((s) => Number(s.ctr) > 1);
   assert.deepEqual(
     page.items.map((s) => [s.searchQuery, s.hits, s.ctr, s.topClickedPage]),

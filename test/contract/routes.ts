@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { AdminApiClient } from '../../src/core/api/client';
-import { InvalidResponseError } from '../../src/core/api/errors';
+import { InvalidResponseError } from '../../src/core/api/apiErrors';
 import type { AgentJob, Bundle, ExportJob } from '../../src/core/api/types';
 import type { AutomationTriggered, Deployment, PreviewTriggered } from '../../src/core/deployments/types';
 import type { RouteName } from '../simulator';

@@ -51,7 +51,7 @@ async function selectTheme(page: Page, server: CodeServer, settings: Record<stri
 }
 
 /**
- * The codicon each status shows (src/core/jobs/present.ts), by the first words of its row's
+ * The codicon each status shows (src/core/jobs/jobLabels.ts), by the first words of its row's
  * description: the shape, not only the colour, tells the statuses apart, in every theme.
  */
 const STATUS_ICONS: [RegExp, string][] = [

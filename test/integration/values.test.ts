@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PublishResult } from '../../src/core/deploy/publish';
-import { readStaticExport } from '../../src/core/deploy/values';
+import type { PublishResult } from '../../src/core/helm/publish';
+import { readStaticExport } from '../../src/core/helm/values';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';
 import { configure, fromCode, internals, waitFor } from './support';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readStaticExport } from '../../src/core/deploy/values';
+import { readStaticExport } from '../../src/core/helm/values';
 import { splitCommand } from '../../src/action/rollout';
 import { checkOutput } from '../../src/action/outputs';
 import { inputVariable } from '../../src/action/runner';

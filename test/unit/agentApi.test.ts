@@ -3,7 +3,7 @@ import { Simulator } from '../simulator';
 import { collector } from './support/collector';
 import { recordingLogger } from './support/logger';
 import { AdminApiClient } from '../../src/core/api/client';
-import { InvalidInputError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError, TimeoutError } from '../../src/core/api/errors';
+import { InvalidInputError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError, TimeoutError } from '../../src/core/api/apiErrors';
 
 const KEY = 'da_test_agent_key_61c0';
 

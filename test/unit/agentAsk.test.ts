@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { AgentRateLimitError, AgentRequestMayHaveArrivedError, askAgent } from '../../src/core/agent/ask';
 import { composerHeader, contextBlock, newDraft, promptFromDraft, repositoryPath } from '../../src/core/agent/prompt';
 import { AdminApiClient } from '../../src/core/api/client';
-import { NotFoundError, RequestRejectedError } from '../../src/core/api/errors';
+import { NotFoundError, RequestRejectedError } from '../../src/core/api/apiErrors';
 import type { AgentJob } from '../../src/core/api/types';
 import { systemClock } from '../../src/core/jobs/clock';
 import { JobRegistry } from '../../src/core/jobs/registry';

@@ -6,12 +6,12 @@
  */
 import * as assert from 'node:assert/strict';
 import { inspect } from 'node:util';
-import { AnalyticsApi } from '../../src/core/analytics/api';
+import { AnalyticsApi } from '../../src/core/analytics/analyticsApi';
 import { periodRange } from '../../src/core/analytics/period';
 import { KindGate, loadSite, type SiteAnalytics } from '../../src/core/analytics/site';
 import { AnalyticsStore } from '../../src/core/analytics/store';
 import { AdminApiClient } from '../../src/core/api/client';
-import { ForbiddenError, RateLimitedError } from '../../src/core/api/errors';
+import { ForbiddenError, RateLimitedError } from '../../src/core/api/apiErrors';
 import { bulkAnalytics, PLAYGROUND_CONTACTS, Simulator } from '../simulator';
 import { collector } from './support/collector';
 import { recordingLogger } from './support/logger';

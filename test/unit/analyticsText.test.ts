@@ -9,7 +9,7 @@ import { ReaderContact } from '../../src/core/analytics/contact';
 import { parseDocsJson } from '../../src/core/analytics/docsJson';
 import { DocsSite } from '../../src/core/analytics/mapping';
 import { checkDate, checkRange, periodRange } from '../../src/core/analytics/period';
-import { formatCount } from '../../src/core/analytics/present';
+import { formatCount } from '../../src/core/analytics/analyticsLabels';
 import { quoteReaderCode, quoteReaderText, readerContextBlock } from '../../src/core/analytics/readerPrompt';
 import { compareByNeed, hasSignals, signalsByFile, signalsByPath, unansweredWithoutPage, unhelpfulSearches } from '../../src/core/analytics/signals';
 import type { SiteAnalytics } from '../../src/core/analytics/site';

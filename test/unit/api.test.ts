@@ -5,7 +5,7 @@ import { collector } from './support/collector';
 import { recordingLogger } from './support/logger';
 import { AbortedError } from '../../src/core/abort';
 import { AdminApiClient, type ApiClientOptions } from '../../src/core/api/client';
-import { AuthError, ConflictError, ForbiddenError, InvalidInputError, InvalidResponseError, NetworkError, NotFoundError, RateLimitedError, RedirectError, RequestRejectedError, ServerError, TimeoutError } from '../../src/core/api/errors';
+import { AuthError, ConflictError, ForbiddenError, InvalidInputError, InvalidResponseError, NetworkError, NotFoundError, RateLimitedError, RedirectError, RequestRejectedError, ServerError, TimeoutError } from '../../src/core/api/apiErrors';
 
 const KEY = 'da_test_key_4b1d2c3e9f';
 const RO_KEY = 'da_test_readonly_77aa';

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { readStaticExport } from '../../src/core/deploy/values';
+import { readStaticExport } from '../../src/core/helm/values';
 import { Simulator } from '../simulator';
 import { collector } from './support/collector';
 import { storeCertificates, tlsStorage } from './support/tlsStore';

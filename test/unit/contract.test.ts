@@ -9,11 +9,11 @@
  *   must read each one (and each documented error as its typed error).
  */
 import * as assert from 'node:assert/strict';
-import { AnalyticsApi } from '../../src/core/analytics/api';
+import { AnalyticsApi } from '../../src/core/analytics/analyticsApi';
 import { periodRange } from '../../src/core/analytics/period';
 import { loadSite } from '../../src/core/analytics/site';
 import { AdminApiClient } from '../../src/core/api/client';
-import { ApiError, AuthError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError } from '../../src/core/api/errors';
+import { ApiError, AuthError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError } from '../../src/core/api/apiErrors';
 import { askAgent } from '../../src/core/agent/ask';
 import { Network } from '../../src/core/net/network';
 import { Simulator, type Exchange, type RouteName } from '../simulator';

@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AdminApiClient } from '../../src/core/api/client';
-import { ForbiddenError, InvalidResponseError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError } from '../../src/core/api/errors';
-import { parseDeployment } from '../../src/core/deployments/schemas';
+import { ForbiddenError, InvalidResponseError, NotFoundError, RateLimitedError, RequestRejectedError, ServerError } from '../../src/core/api/apiErrors';
+import { parseDeployment } from '../../src/core/deployments/deploymentSchemas';
 import { DeploymentTriggers, TriggerMayHaveArrivedError, TriggerRateLimitError } from '../../src/core/deployments/triggers';
 import { RateWindow } from '../../src/core/deployments/pacer';
 import { toSnapshot } from '../../src/core/deployments/types';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { bundleUrlInfo, diagnoseValues } from '../../src/core/deploy/diagnose';
+import { bundleUrlInfo, diagnoseValues } from '../../src/core/helm/diagnose';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3600_000;

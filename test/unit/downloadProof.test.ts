@@ -15,7 +15,7 @@ import { AdminApiClient } from '../../src/core/api/client';
 import { writeBody } from '../../src/core/bundle/download/bodyFile';
 import { BLOCK_BYTES, BlockPool } from '../../src/core/bundle/download/blocks';
 import { downloadBundle, type DownloadOptions } from '../../src/core/bundle/download/download';
-import { StorageClient } from '../../src/core/bundle/download/storage';
+import { StorageClient } from '../../src/core/bundle/download/objectStore';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
 import { BundleLinks } from '../../src/core/bundle/links/linkCache';
 import { Simulator } from '../simulator';

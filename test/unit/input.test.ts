@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { checkBaseUrl, checkOpenableLink, isLoopbackHost } from '../../src/core/links';
-import { parseExportDomain, parseJobId } from '../../src/core/jobs/input';
+import { parseExportDomain, parseJobId } from '../../src/core/jobs/jobInput';
 
 describe('links that may be opened', () => {
   it('allows https: and loopback http:', () => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { downloadBundle } from '../../src/core/bundle/download/download';
-import { BundleDownloadError } from '../../src/core/bundle/download/errors';
+import { BundleDownloadError } from '../../src/core/bundle/download/downloadErrors';
 import { BundleLinks } from '../../src/core/bundle/links/linkCache';
 import { Network, type NetworkConfig } from '../../src/core/net/network';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
@@ -12,7 +12,7 @@ import { nonLoopbackAddress, TestProxy } from '../support/proxy';
 import { recordingLogger } from './support/logger';
 import { Simulator } from '../simulator';
 import { AdminApiClient } from '../../src/core/api/client';
-import { NetworkError } from '../../src/core/api/errors';
+import { NetworkError } from '../../src/core/api/apiErrors';
 
 const KEY = 'da_test_network_key_9d21';
 const HINTS = { proxy: 'http.proxy', noProxy: 'http.noProxy', proxyCredentials: 'http.proxy (http://<user>:<password>@host:port) or http.proxyAuthorization', ca: 'docsAdmin.network.extraCaCertificates', strictSSL: 'http.proxyStrictSSL' };

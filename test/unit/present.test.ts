@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentJob, ExportJob } from '../../src/core/api/types';
-import { presentAgentJob, presentExportJob, repositoryName } from '../../src/core/jobs/present';
-import { formatDuration } from '../../src/core/format';
+import { presentAgentJob, presentExportJob, repositoryName } from '../../src/core/jobs/jobLabels';
+import { formatDuration } from '../../src/core/formatUnits';
 
 const now = Date.parse('2026-11-22T12:00:00Z');
 const agent = (over: Partial<AgentJob>): AgentJob => ({

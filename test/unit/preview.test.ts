@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'undici';
-import { contentTypeOf, startPreviewServer, type PreviewServer } from '../../src/core/bundle/preview/preview';
+import { contentTypeOf, startPreviewServer, type PreviewServer } from '../../src/core/bundle/serve/bundleServer';
 import { recordingLogger } from './support/logger';
 
 const SECRET = 'secret-outside-the-root-7f3a';

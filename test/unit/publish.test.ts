@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { publish, type PublishOptions, type PublishStep } from '../../src/core/deploy/publish';
-import { readStaticExport } from '../../src/core/deploy/values';
-import { valuesFile } from '../../src/core/deploy/valuesFile';
+import { publish, type PublishOptions, type PublishStep } from '../../src/core/helm/publish';
+import { readStaticExport } from '../../src/core/helm/values';
+import { valuesFile } from '../../src/core/helm/valuesFile';
 import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
 import { AdminApiClient } from '../../src/core/api/client';
-import { ExportFailedError, InsecureBundleUrlError, RolloutError } from '../../src/core/deploy/errors';
+import { ExportFailedError, InsecureBundleUrlError, RolloutError } from '../../src/core/helm/publishErrors';
 import { LinkExpiredOnArrivalError } from '../../src/core/bundle/links/linkCache';
 
 const VALUES = `# docs deployment

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { availabilityNote } from '../../src/core/deploy/availability';
-import { describeArgv, rolloutArgv, RolloutTemplateError } from '../../src/core/deploy/rollout';
+import { availabilityNote } from '../../src/core/helm/availability';
+import { describeArgv, rolloutArgv, RolloutTemplateError } from '../../src/core/helm/rollout';
 
 describe('the rollout command and deployment types', () => {
   it('fills the default template into one program and its arguments, a value staying one argument whatever it holds', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AgentJob, ExportJob } from '../../src/core/api/types';
 import { noticeFor } from '../../src/core/jobs/notices';
 import { compareJobs, presentTracked } from '../../src/core/jobs/rows';
-import { statusText } from '../../src/core/jobs/summary';
+import { statusText } from '../../src/core/jobs/statusBarText';
 import type { TrackedJob } from '../../src/core/jobs/trackedJob';
 
 const agent = (id: string, over: Partial<AgentJob> = {}): TrackedJob => ({

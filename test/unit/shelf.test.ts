@@ -3,7 +3,7 @@ import { BundleShelf } from '../../src/core/bundle/shelf/shelf';
 import { recordingLogger } from './support/logger';
 import { MemoryStore } from './support/memoryStore';
 import { describeSummary, shelfRows } from '../../src/core/bundle/shelf/shelfRows';
-import { formatBytes } from '../../src/core/format';
+import { formatBytes } from '../../src/core/formatUnits';
 
 describe('bundle shelf (what this machine holds of each bundle)', () => {
   const log = recordingLogger('shelf');

@@ -14,7 +14,7 @@ import { TOOL_NAMES, TOOLS } from '../../src/core/tools/definitions';
 import { inputSchemaOf } from '../../src/core/tools/inputs';
 import { DATA_BEGIN, DATA_END, DATA_LINE, dataBlock, dataLines, MAX_LINE } from '../../src/core/tools/quote';
 import { agentJobText, deploymentText, errorText, questionsText, readerSignalsText } from '../../src/core/tools/results';
-import { checkAction, ToolInputError } from '../../src/core/tools/run';
+import { checkAction, ToolInputError } from '../../src/core/tools/runTool';
 import { signalsByFile, signalsByPath } from '../../src/core/analytics/signals';
 import { DocsSite } from '../../src/core/analytics/mapping';
 import { EMPTY_CONFIG } from '../../src/core/analytics/docsJson';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readStaticExport, setStaticExport, ValuesFileError } from '../../src/core/deploy/values';
-import { minimalEdit } from '../../src/core/deploy/edit';
+import { readStaticExport, setStaticExport, ValuesFileError } from '../../src/core/helm/values';
+import { minimalEdit } from '../../src/core/helm/edit';
 
 const URL_NEW = 'https://bucket.s3.amazonaws.com/exports/job_9/bundle.tar.gz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261123T100000Z&X-Amz-Expires=3600&X-Amz-Signature=abc%2Fdef';
 

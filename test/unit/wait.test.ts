@@ -3,7 +3,7 @@ import { waitForAgentJob, waitForExportJob, WaitTimeoutError } from '../../src/c
 import { Simulator } from '../simulator';
 import { recordingLogger } from './support/logger';
 import { AdminApiClient } from '../../src/core/api/client';
-import { NotFoundError } from '../../src/core/api/errors';
+import { NotFoundError } from '../../src/core/api/apiErrors';
 
 describe('waiting for one job', () => {
   let sim: Simulator;

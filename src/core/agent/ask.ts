@@ -13,7 +13,7 @@ import * as l10n from '@vscode/l10n';
 import { AbortedError, abortableSleep } from '../abort';
 import { sentences } from '../l10n';
 import type { AdminApiClient } from '../api/client';
-import { ApiError, InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/errors';
+import { ApiError, InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/apiErrors';
 import type { AgentJob, CallOptions } from '../api/types';
 
 /** A new job, or a follow-up instruction to an existing one. */

@@ -7,7 +7,7 @@
  * to the caller. Requests of one list go one after another, never at once.
  */
 import { abortableSleep } from '../abort';
-import { RateLimitedError } from '../api/errors';
+import { RateLimitedError } from '../api/apiErrors';
 import type { CursorPage, OffsetPage, TrafficTotals } from './types';
 
 export interface PagingOptions {

@@ -8,7 +8,7 @@
  * characters are shown as escapes. A reader's contact address is never part of it. Pure.
  */
 import * as l10n from '@vscode/l10n';
-import { dayOf, formatShare, sourceLabel, statusLabel } from './present';
+import { dayOf, formatShare, sourceLabel, statusLabel } from './analyticsLabels';
 import type { Conversation, FeedbackEntry, SearchRow } from './types';
 
 export type ReaderItem =

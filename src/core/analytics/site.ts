@@ -8,9 +8,9 @@
  * an error that stops them all (the key, the plan, cancellation), which is thrown.
  */
 import { AbortedError } from '../abort';
-import { AuthError, ForbiddenError, InvalidInputError } from '../api/errors';
+import { AuthError, ForbiddenError, InvalidInputError } from '../api/apiErrors';
 import type { Logger } from '../log';
-import { PAGE_SIZE, type AnalyticsApi } from './api';
+import { PAGE_SIZE, type AnalyticsApi } from './analyticsApi';
 import { collectCursor, collectOffset, waitingOutRateLimits, type PagingOptions } from './paging';
 import type { Conversation, DateRange, FeedbackEntry, PageFeedbackCounts, SearchRow, TrafficRow, TrafficTotals } from './types';
 

@@ -19,12 +19,12 @@ import {
   type ApiSubject,
   type ForbiddenCause,
   type PlanFeature,
-} from './errors';
+} from './apiErrors';
 import { retryAfterOf } from './retryAfter';
-import { answeredId, parseAgentJob, parseBundle, parseExportJob } from './schemas';
+import { answeredId, parseAgentJob, parseBundle, parseExportJob } from './jobSchemas';
 import { Transport, type HttpResponse, type TransportOptions } from './transport';
 import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './types';
-import { parseAutomationTriggered, parseDeployment, parseDeployTriggered, parsePreviewTriggered } from '../deployments/schemas';
+import { parseAutomationTriggered, parseDeployment, parseDeployTriggered, parsePreviewTriggered } from '../deployments/deploymentSchemas';
 import type { AutomationTriggered, Deployment, DeployTriggered, PreviewTriggered } from '../deployments/types';
 
 export interface ApiClientOptions extends TransportOptions {

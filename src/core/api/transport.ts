@@ -12,7 +12,7 @@ import { ApiDispatcher } from '../net/apiDispatcher';
 import { classifyFailure, failureMessage } from '../net/failure';
 import { directNetwork, type Network } from '../net/network';
 import { redactUrl } from '../redact';
-import { ApiError, InvalidResponseError, NetworkError, RedirectError, TimeoutError, type NetworkCause } from './errors';
+import { ApiError, InvalidResponseError, NetworkError, RedirectError, TimeoutError, type NetworkCause } from './apiErrors';
 import { retryAfterOf } from './retryAfter';
 import { abortableSleep, AbortedError } from '../abort';
 

@@ -17,8 +17,8 @@ import { statfsSync } from 'node:fs';
 import { open, statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ArchiveKind } from './extract/archivePaths';
-import { BundleDownloadError } from './download/errors';
-import { formatBytes } from '../format';
+import { BundleDownloadError } from './download/downloadErrors';
+import { formatBytes } from '../formatUnits';
 
 /** The disk cannot take the bundle; nothing of it was left there. */
 export class DiskSpaceError extends Error {

@@ -4,7 +4,7 @@
  * the core's storage contract (VS Code's globalState in the editor); an entry that cannot be read
  * is left out of the list and kept in the store.
  */
-import type { KeyValueStore } from '../storage';
+import type { KeyValueStore } from '../keyValueStore';
 
 export interface Automation {
   id: string;

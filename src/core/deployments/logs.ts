@@ -5,7 +5,7 @@
  * escapes, so a line never rewrites what is around it.
  */
 import * as l10n from '@vscode/l10n';
-import { deploymentDuration, deploymentLabel, deploymentStatusWord, runTime, type DeploymentJob } from './present';
+import { deploymentDuration, deploymentLabel, deploymentStatusWord, runTime, type DeploymentJob } from './deploymentLabels';
 
 /** Control and invisible formatting characters, but the tab. */
 const INVISIBLE = /(?![\t ])[\s\p{Cc}\p{Cf}\u2028\u2029]/gu;

@@ -15,7 +15,7 @@ import * as l10n from '@vscode/l10n';
 import { abortableSleep, AbortedError } from '../abort';
 import { mayHaveArrived } from '../agent/ask';
 import type { AdminApiClient } from '../api/client';
-import { RateLimitedError } from '../api/errors';
+import { RateLimitedError } from '../api/apiErrors';
 import type { CallOptions } from '../api/types';
 import { RateWindow } from './pacer';
 import type { AutomationTriggered, DeployTriggered, PreviewTriggered } from './types';

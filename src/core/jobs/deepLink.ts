@@ -7,8 +7,8 @@
  * Pure: parsing, building, and what the confirmation says.
  */
 import * as l10n from '@vscode/l10n';
-import { parseStatusId } from '../deployments/input';
-import { parseJobId, visible } from './input';
+import { parseStatusId } from '../deployments/deploymentInput';
+import { parseJobId, visible } from './jobInput';
 
 export type DeepLinkTarget =
   | { kind: 'agent'; id: string; review: boolean }

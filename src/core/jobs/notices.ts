@@ -1,7 +1,7 @@
 /** What a finished job says in a notification, and which actions fit: pure, tested without an editor. */
 import * as l10n from '@vscode/l10n';
-import { deploymentNotice } from '../deployments/present';
-import { agentJobName } from './present';
+import { deploymentNotice } from '../deployments/deploymentLabels';
+import { agentJobName } from './jobLabels';
 import type { Transition } from './service';
 import { isTerminal } from './trackedJob';
 

@@ -4,7 +4,7 @@
  */
 import { AbortedError } from '../abort';
 import type { AdminApiClient } from '../api/client';
-import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError } from '../api/errors';
+import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError } from '../api/apiErrors';
 import { toSnapshot } from '../deployments/types';
 import { english } from '../l10n';
 import type { Logger } from '../log';

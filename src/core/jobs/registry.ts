@@ -20,7 +20,7 @@
  */
 import type { AgentJob } from '../api/types';
 import type { Logger } from '../log';
-import type { KeyValueStore } from '../storage';
+import type { KeyValueStore } from '../keyValueStore';
 import { isTerminal, jobKey, reopenedAt, type JobKey, type JobSnapshot, type TrackedJob } from './trackedJob';
 import { parseStopped, parseStored, same, serializeStopped, writeBack, type StopMarks, type StoredJobs } from './storedJobs';
 

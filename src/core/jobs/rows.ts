@@ -1,7 +1,7 @@
 /** Tracked jobs as rows: their order and what each shows, with its last error and link expiry. */
 import * as l10n from '@vscode/l10n';
-import { presentDeployment } from '../deployments/present';
-import { formatAge, presentAgentJob, presentExportJob, type Presentation } from './present';
+import { presentDeployment } from '../deployments/deploymentLabels';
+import { formatAge, presentAgentJob, presentExportJob, type Presentation } from './jobLabels';
 import { isTerminal, type TrackedJob } from './trackedJob';
 
 /** Running first, then newest. */

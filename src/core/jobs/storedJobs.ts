@@ -7,7 +7,7 @@
  * after the stop is.
  */
 import * as z from 'zod/mini';
-import { describeIssue } from '../api/schemas';
+import { describeIssue } from '../api/jobSchemas';
 import { isTerminal, jobKey, parseJobKey, reopenedAt, type JobKey, type TrackedJob } from './trackedJob';
 
 /**

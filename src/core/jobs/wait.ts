@@ -4,11 +4,11 @@
  * finish) in a plain loop, with a timeout, an AbortSignal and tolerance for a few failed polls.
  */
 import * as l10n from '@vscode/l10n';
-import { ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/errors';
+import { ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/apiErrors';
 import { abortableSleep, AbortedError } from '../abort';
 import type { AgentJob, CallOptions, ExportJob } from '../api/types';
 import { emptyHistory, nextDelayMs, recordProgress, type PollHistory } from './interval';
-import { agentStatusText } from './present';
+import { agentStatusText } from './jobLabels';
 import { isAgentTerminal, isExportTerminal } from './trackedJob';
 import { isDeploymentTerminal, type Deployment } from '../deployments/types';
 

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { FileSignals } from '../analytics/signals';
 import type { Conversation, FeedbackEntry } from '../analytics/types';
-import { dayOf, sourceLabel, statusLabel } from '../analytics/present';
+import { dayOf, sourceLabel, statusLabel } from '../analytics/analyticsLabels';
 import { OPEN_STATUSES } from '../analytics/types';
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Deployment } from '../deployments/types';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { availabilityNote, DEPLOYMENT_NAMES, FEATURES } from '../../core/deploy/availability';
+import { availabilityNote, DEPLOYMENT_NAMES, FEATURES } from '../../core/helm/availability';
 import { readConfig } from '../config';
 import { command, type Deps } from '../commandToolkit';
 

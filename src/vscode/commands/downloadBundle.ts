@@ -9,7 +9,7 @@ import { command, type Deps, optionsFromCode, rowOrNone } from '../commandToolki
 import { exportJobOf } from '../bundleLinks';
 import { pickCompletedExport } from '../pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
-import { formatBytes } from '../../core/format';
+import { formatBytes } from '../../core/formatUnits';
 
 const LAST_FOLDER = 'docsAdmin.lastDownloadFolder';
 

@@ -7,7 +7,7 @@ import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandToolkit';
 import { fromCode } from '../fromCode';
-import { formatBytes } from '../../core/format';
+import { formatBytes } from '../../core/formatUnits';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */
 export function folderNameFor(archive: string): string {

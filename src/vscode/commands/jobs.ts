@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { jobKey } from '../../core/jobs/trackedJob';
-import { parseExportDomain, parseJobId } from '../../core/jobs/input';
+import { parseExportDomain, parseJobId } from '../../core/jobs/jobInput';
 import { command, isJobNode, requireService, valueFromCode, type Deps } from '../commandToolkit';
 import { knownKeys } from '../environments';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/errors';
-import { checkAdminKey } from '../../core/jobs/input';
+import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/apiErrors';
+import { checkAdminKey } from '../../core/jobs/jobInput';
 import { checkBaseUrl } from '../../core/links';
 import { knownProjectIds } from '../environments';
 import { command, optionsFromCode, type Deps } from '../commandToolkit';

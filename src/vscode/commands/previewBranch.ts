@@ -5,8 +5,8 @@
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { parsePreviewBranch } from '../../core/deployments/input';
-import { repositoryName } from '../../core/jobs/present';
+import { parsePreviewBranch } from '../../core/deployments/deploymentInput';
+import { repositoryName } from '../../core/jobs/jobLabels';
 import { command, optionsFromCode, requireService, type Deps } from '../commandToolkit';
 import { startPreview } from '../deployments';
 

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { Automations, type Automation } from '../../core/deployments/automations';
-import { checkAutomationName, parseAutomationId } from '../../core/deployments/input';
+import { checkAutomationName, parseAutomationId } from '../../core/deployments/deploymentInput';
 import { command, optionsFromCode, requireService, type Deps } from '../commandToolkit';
 import { triggersOf, triggerWithProgress } from '../deployments';
 import { knownKeys } from '../environments';

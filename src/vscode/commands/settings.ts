@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { checkEnvironmentName, checkProjectId } from '../../core/jobs/input';
+import { checkEnvironmentName, checkProjectId } from '../../core/jobs/jobInput';
 import { checkBaseUrl } from '../../core/links';
 import { redactUrl } from '../../core/redact';
 import { addEnvironment, knownKeys, listEnvironments, setActiveEnvironment, updateEnvironment } from '../environments';

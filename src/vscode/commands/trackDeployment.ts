@@ -1,6 +1,6 @@
 /** Track Deployment…: follows a deployment or preview started elsewhere (the dashboard, CI) by its status id. */
 import * as vscode from 'vscode';
-import { parseStatusId } from '../../core/deployments/input';
+import { parseStatusId } from '../../core/deployments/deploymentInput';
 import { command, requireService, valueFromCode, type Deps } from '../commandToolkit';
 import { knownKeys } from '../environments';
 

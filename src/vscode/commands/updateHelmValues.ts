@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { checkBundleUrlScheme } from '../../core/deploy/errors';
+import { checkBundleUrlScheme } from '../../core/helm/publishErrors';
 import { redactUrl } from '../../core/redact';
 import { readConfig } from '../config';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';

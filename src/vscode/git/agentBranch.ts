@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { checkBranchRef } from '../../core/agent/ref';
-import { repositoryName } from '../../core/jobs/present';
+import { repositoryName } from '../../core/jobs/jobLabels';
 import type { AgentJob } from '../../core/api/types';
 import { forMessage } from '../../core/untrusted';
 import { isJobNode, requireService, type Deps } from '../commandToolkit';

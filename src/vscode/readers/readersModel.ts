@@ -229,7 +229,7 @@ export class ReadersModel implements vscode.Disposable {
       ttlMs: this.config.cacheMs,
       load: async (range, signal) => {
         if (client === undefined) throw new Error(vscode.l10n.t('Set the base URL, project id and admin key first.'));
-        const [{ AnalyticsApi }, { KindGate, loadSite }] = await Promise.all([import('../../core/analytics/api.js'), import('../../core/analytics/site.js')]);
+        const [{ AnalyticsApi }, { KindGate, loadSite }] = await Promise.all([import('../../core/analytics/analyticsApi.js'), import('../../core/analytics/site.js')]);
         this.gate ??= new KindGate();
         const max = this.config.maxItems;
         return loadSite(new AnalyticsApi(client), range, {

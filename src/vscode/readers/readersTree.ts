@@ -8,7 +8,7 @@
  * MarkdownString. A reader's contact shows only on the entry where the person revealed it.
  */
 import * as vscode from 'vscode';
-import { ageLabel, formatShare, sourceLabel, statusLabel } from '../../core/analytics/present';
+import { ageLabel, formatShare, sourceLabel, statusLabel } from '../../core/analytics/analyticsLabels';
 import type { Unmatched } from '../../core/analytics/mapping';
 import type { Conversation, FeedbackEntry } from '../../core/analytics/types';
 import { forMessage } from '../../core/untrusted';

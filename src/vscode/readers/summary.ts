@@ -5,7 +5,7 @@
  * there is nothing to say (a page without data shows nothing).
  */
 import * as vscode from 'vscode';
-import { formatCount, formatShare } from '../../core/analytics/present';
+import { formatCount, formatShare } from '../../core/analytics/analyticsLabels';
 import { hasSignals, type Signals } from '../../core/analytics/signals';
 
 export function signalsLine(s: Signals, style: 'lens' | 'row'): string | undefined {

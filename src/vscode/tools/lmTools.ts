@@ -40,7 +40,7 @@ export function tool(deps: Deps, def: ToolDefinition): vscode.LanguageModelTool<
   const asked = new Map<string, number>();
   const ticketOf = (input: unknown) => JSON.stringify(input ?? {});
   const load = async () => {
-    const [run, confirm, results, host] = await Promise.all([import('../../core/tools/run.js'), import('../../core/tools/confirm.js'), import('../../core/tools/results.js'), import('./toolHost.js')]);
+    const [run, confirm, results, host] = await Promise.all([import('../../core/tools/runTool.js'), import('../../core/tools/confirm.js'), import('../../core/tools/results.js'), import('./toolHost.js')]);
     return { run, confirm, results, host: host.editorToolHost(deps) };
   };
   return {

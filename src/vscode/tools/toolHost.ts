@@ -1,5 +1,5 @@
 /**
- * The language-model tools' view of the editor (core/tools/run.ts's `ToolHost`): the active
+ * The language-model tools' view of the editor (core/tools/runTool.ts's `ToolHost`): the active
  * environment's client and its triggers (the same ones the commands use: one in flight, paced),
  * the reader analytics of the Readers view (the same cache), the docs roots it found, and what
  * an action started tracked in the views like the commands track it.
@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { isAbsolute } from 'node:path';
 import type { AdminApiClient } from '../../core/api/client';
-import { ToolInputError, type PageLookup, type Started, type ToolHost } from '../../core/tools/run';
+import { ToolInputError, type PageLookup, type Started, type ToolHost } from '../../core/tools/runTool';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { requireService, type Deps } from '../commandToolkit';
 import { trackStarted, triggersOf } from '../deployments';

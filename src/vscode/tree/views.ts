@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { availabilityNote } from '../../core/deploy/availability';
+import { availabilityNote } from '../../core/helm/availability';
 import { parseJobKey, type JobKey } from '../../core/jobs/trackedJob';
 import { describeExpiry } from '../bundleLinks';
 import { readConfig } from '../config';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ValuesProblemCode } from '../../core/deploy/diagnose';
+import type { ValuesProblemCode } from '../../core/helm/diagnose';
 import { PRODUCT_NAME, readConfig } from '../config';
-import { formatDuration } from '../../core/format';
+import { formatDuration } from '../../core/formatUnits';
 import { untrustedMarkdown } from '../ui';
 
 const SOURCE = PRODUCT_NAME;
@@ -42,7 +42,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
   /** What the quick fix and the CodeLens hand their command: made here, checked by identity (a link's JSON is never one). */
   private readonly tokens = new WeakMap<object, vscode.Uri>();
   /** The rules (and the YAML parser under them), loaded when the first values file shows up. */
-  private rules: Promise<typeof import('../../core/deploy/diagnose.js')> | undefined;
+  private rules: Promise<typeof import('../../core/helm/diagnose.js')> | undefined;
 
   constructor() {
     const selector: vscode.DocumentSelector = [{ language: 'yaml' }, { pattern: '**/*.{yaml,yml}' }];
@@ -84,8 +84,8 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     this.lensEmitter.fire();
   }
 
-  private load(): Promise<typeof import('../../core/deploy/diagnose.js')> {
-    this.rules ??= import('../../core/deploy/diagnose.js');
+  private load(): Promise<typeof import('../../core/helm/diagnose.js')> {
+    this.rules ??= import('../../core/helm/diagnose.js');
     return this.rules;
   }
 
@@ -97,7 +97,7 @@ export class ValuesDiagnostics implements vscode.Disposable, vscode.HoverProvide
     void this.load().then(({ diagnoseValues }) => this.report(document, diagnoseValues));
   }
 
-  private report(document: vscode.TextDocument, diagnoseValues: (typeof import('../../core/deploy/diagnose.js'))['diagnoseValues']): void {
+  private report(document: vscode.TextDocument, diagnoseValues: (typeof import('../../core/helm/diagnose.js'))['diagnoseValues']): void {
     if (document.isClosed) return;
     const warnMs = readConfig().valuesWarnWithinMs;
     const problems = diagnoseValues(document.getText(), Date.now(), warnMs);

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { minimalEdit } from '../../core/deploy/edit';
-import { ValuesChangedError } from '../../core/deploy/errors';
-import type { StaticExportChange } from '../../core/deploy/values';
-import type { ValuesStore } from '../../core/deploy/publish';
+import { minimalEdit } from '../../core/helm/edit';
+import { ValuesChangedError } from '../../core/helm/publishErrors';
+import type { StaticExportChange } from '../../core/helm/values';
+import type { ValuesStore } from '../../core/helm/publish';
 import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
 import { requireService, type Deps } from '../commandToolkit';
 
@@ -77,7 +77,7 @@ export async function exportForValues(deps: Deps, uri: vscode.Uri): Promise<JobK
  * can be undone), then saves it, so `helm` reads the new link. Returns whether it changed.
  */
 export async function applyStaticExport(uri: vscode.Uri, change: StaticExportChange): Promise<boolean> {
-  const { setStaticExport } = await import('../../core/deploy/values.js');
+  const { setStaticExport } = await import('../../core/helm/values.js');
   const store = editorValuesStore(uri);
   const before = await store.read();
   const after = setStaticExport(before, change, store.name);

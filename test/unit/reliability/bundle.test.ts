@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { declaredExpandedSize, DiskSpaceError } from '../../../src/core/bundle/diskSpace';
 import { downloadBundle, type DownloadOptions } from '../../../src/core/bundle/download/download';
-import { BundleDownloadError } from '../../../src/core/bundle/download/errors';
+import { BundleDownloadError } from '../../../src/core/bundle/download/downloadErrors';
 import { extractBundle, type ExtractOptions } from '../../../src/core/bundle/extract/extract';
 import { BundleLinks, type IssuedLink } from '../../../src/core/bundle/links/linkCache';
 import { verifyArchive } from '../../../src/core/bundle/extract/verify';

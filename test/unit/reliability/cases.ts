@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { FaultSpec, RouteName } from '../../simulator';
 import { AGENT_ID, EXPORT_ID, FLAKY_HOST, KEY, READ_ONLY_KEY, type World } from './world';
-import type { ApiErrorKind } from '../../../src/core/api/errors';
+import type { ApiErrorKind } from '../../../src/core/api/apiErrors';
 
 export { AGENT_ID, EXPORT_ID };
 

@@ -12,7 +12,7 @@ import { recordingLogger } from '../support/logger';
 import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, type Call, type FaultCase } from './cases';
 import { KEY, seedJobs, startWorld, type World } from './world';
 import { AdminApiClient, type ApiClientOptions } from '../../../src/core/api/client';
-import { ApiError, RateLimitedError } from '../../../src/core/api/errors';
+import { ApiError, RateLimitedError } from '../../../src/core/api/apiErrors';
 
 const ROUTE: Record<Call, RouteName> = { 'agent.get': 'agent.get', 'export.status': 'export.status', 'export.start': 'export.start', 'export.bundle': 'export.bundle' };
 

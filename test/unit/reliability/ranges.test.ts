@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { AbortedError } from '../../../src/core/abort';
 import { AdminApiClient } from '../../../src/core/api/client';
 import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../../src/core/bundle/download/download';
-import { BundleDownloadError } from '../../../src/core/bundle/download/errors';
+import { BundleDownloadError } from '../../../src/core/bundle/download/downloadErrors';
 import { splitRanges } from '../../../src/core/bundle/download/ranged';
 import { BundleLinks } from '../../../src/core/bundle/links/linkCache';
 import { Simulator } from '../../simulator';

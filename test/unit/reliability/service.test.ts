@@ -11,7 +11,7 @@ import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, type FaultCase, type ServiceExpecta
 import { MINUTE, SECOND, ServiceRig } from './rig';
 import { startWorld, type World } from './world';
 import type { JobKey } from '../../../src/core/jobs/trackedJob';
-import { ForbiddenError } from '../../../src/core/api/errors';
+import { ForbiddenError } from '../../../src/core/api/apiErrors';
 
 const AGENT: JobKey = `agent:${AGENT_ID}`;
 const EXPORT: JobKey = `export:${EXPORT_ID}`;

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentJob, ExportJob } from '../../../src/core/api/types';
 import { BundleShelf } from '../../../src/core/bundle/shelf/shelf';
-import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/deploy/publish';
-import { readStaticExport, ValuesFileError } from '../../../src/core/deploy/values';
-import { valuesFile } from '../../../src/core/deploy/valuesFile';
+import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/helm/publish';
+import { readStaticExport, ValuesFileError } from '../../../src/core/helm/values';
+import { valuesFile } from '../../../src/core/helm/valuesFile';
 import { systemClock } from '../../../src/core/jobs/clock';
 import { JobRegistry } from '../../../src/core/jobs/registry';
 import { JobsService } from '../../../src/core/jobs/service';
@@ -23,11 +23,11 @@ import { MemoryStore } from '../support/memoryStore';
 import { SharedStore } from '../support/sharedStore';
 import { jobKey, type TrackedJob } from '../../../src/core/jobs/trackedJob';
 import { MAX_SHOWN_JOBS } from '../../../src/core/jobs/storedJobs';
-import type { KeyValueStore } from '../../../src/core/storage';
+import type { KeyValueStore } from '../../../src/core/keyValueStore';
 import { AdminApiClient } from '../../../src/core/api/client';
 import { collector } from '../support/collector';
 import { recordingLogger } from '../support/logger';
-import { RolloutError, ValuesChangedError } from '../../../src/core/deploy/errors';
+import { RolloutError, ValuesChangedError } from '../../../src/core/helm/publishErrors';
 
 /** Every level goes to the suite's collector (the secrets scan); `lines` keeps info and above, as they are. */
 function recorder(): Logger & { lines: string[] } {

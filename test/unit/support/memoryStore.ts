@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '../../../src/core/storage';
+import type { KeyValueStore } from '../../../src/core/keyValueStore';
 
 /** A key-value store in memory that copies values, as a Memento's JSON storage does. */
 export class MemoryStore implements KeyValueStore {

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '../../../src/core/storage';
+import type { KeyValueStore } from '../../../src/core/keyValueStore';
 
 /**
  * globalState as several windows of VS Code see it. One value per key is kept centrally, last

@@ -9,7 +9,7 @@ import { sentences, type Translator } from '../../l10n';
 import { failureMessage, type NetFailure } from '../../net/failure';
 import type { Network } from '../../net/network';
 import { redactSecrets } from '../../redact';
-import { BundleDownloadError } from './errors';
+import { BundleDownloadError } from './downloadErrors';
 
 /**
  * Why a request did not finish the download, as words for the log (`english`) and for a message

@@ -26,7 +26,7 @@ import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
 import type { ArchiveKind } from '../extract/archivePaths';
 import { CheckFailure, checkError, CheckThread } from '../extract/checkThread';
 import type { IssuedLink } from '../links/linkCache';
-import { BundleDownloadError } from './errors';
+import { BundleDownloadError } from './downloadErrors';
 import { LinkSupply } from './linkSupply';
 import { classifyFailure } from '../../net/failure';
 import { directNetwork, type Network } from '../../net/network';
@@ -34,9 +34,9 @@ import { bodyHead, describe, refusalStep, throwIfSettingsProblem, type Step } fr
 import { fetchRanges, type RangeHost } from './ranged';
 import { writeBody, type BodyEvents } from './bodyFile';
 import { BlockPool, Collections } from './blocks';
-import { ProgressReport } from './progress';
+import { ProgressReport } from './downloadProgress';
 import type { StorageResponse } from './response';
-import { discard, readSmall, StorageClient } from './storage';
+import { discard, readSmall, StorageClient } from './objectStore';
 import { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES, type DownloadOptions, type DownloadResult } from './options';
 
 export type { DownloadOptions, DownloadProgress, DownloadResult } from './options';

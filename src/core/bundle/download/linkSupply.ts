@@ -9,7 +9,7 @@ import { english } from '../../l10n';
 import type { Logger } from '../../log';
 import type { IssuedLink } from '../links/linkCache';
 import type { Why } from './answers';
-import { ExpiredLinkError } from './errors';
+import { ExpiredLinkError } from './downloadErrors';
 
 export interface LinkSource {
   link: () => Promise<IssuedLink>;

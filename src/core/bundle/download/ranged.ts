@@ -21,11 +21,11 @@ import type { IssuedLink } from '../links/linkCache';
 import { classifyFailure } from '../../net/failure';
 import type { Network } from '../../net/network';
 import { CHANGED, contentRange, describe, OTHER_RANGE, refusalStep, sizeDisagrees, throwIfSettingsProblem, type Step, type Why } from './answers';
-import { BundleDownloadError } from './errors';
+import { BundleDownloadError } from './downloadErrors';
 import { PAST_RANGE, WriteQueue, writeRange } from './bodyFile';
 import type { BlockPool } from './blocks';
 import type { StorageResponse } from './response';
-import { discard, firstHeader, readSmall, type StorageClient } from './storage';
+import { discard, firstHeader, readSmall, type StorageClient } from './objectStore';
 
 /** What the ranges need of the download they belong to. */
 export interface RangeHost {

@@ -4,7 +4,7 @@
  * a refused bomb has written at most `ratioAfterBytes` (of that entry, or of the archive).
  */
 import * as l10n from '@vscode/l10n';
-import { formatBytes } from '../../format';
+import { formatBytes } from '../../formatUnits';
 import { UnsafeArchiveError } from './archivePaths';
 import type { ExtractLimits, LimitNames } from './limits';
 

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Bundle, CallOptions } from '../../api/types';
-import { formatDuration } from '../../format';
+import { formatDuration } from '../../formatUnits';
 import { bundleExpiry, timeLeftMs } from './expiry';
 
 export interface IssuedLink {

@@ -11,7 +11,7 @@
 import * as z from 'zod/mini';
 import type { Logger } from '../../log';
 import type { ShelfEntry } from './shelfRows';
-import type { KeyValueStore } from '../../storage';
+import type { KeyValueStore } from '../../keyValueStore';
 
 
 const count = () => z.int().check(z.nonnegative());

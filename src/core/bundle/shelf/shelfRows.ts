@@ -1,6 +1,6 @@
 /** What the views show of a bundle on this machine: light (no validation library), pure. */
 import * as l10n from '@vscode/l10n';
-import { formatBytes } from '../../format';
+import { formatBytes } from '../../formatUnits';
 
 export interface BundleSummary {
   pages: number;

@@ -5,7 +5,7 @@
  * returned as text, for the adapters to show as text (never as Markdown or links).
  */
 import * as l10n from '@vscode/l10n';
-import { formatDuration } from '../format';
+import { formatDuration } from '../formatUnits';
 import type { DeploymentSnapshot, DeploymentStatus, DeployTarget } from './types';
 
 /** The parts of a tracked deployment these need (no dependency on the registry's types). */

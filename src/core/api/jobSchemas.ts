@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
-import { InvalidResponseError } from './errors';
+import { InvalidResponseError } from './apiErrors';
 import { JOB_ID } from './jobId';
 import {
   AGENT_JOB_STATUSES,

@@ -21,7 +21,7 @@ import type { Network } from '../../net/network';
 import { isPrivateAddress, isPrivateHost, PrivateAddressError, publicOnlyLookup } from '../../net/privateAddress';
 import { StorageAgents } from '../../net/storageAgents';
 import { redactUrl } from '../../redact';
-import { BundleDownloadError } from './errors';
+import { BundleDownloadError } from './downloadErrors';
 import { fromIncoming, type StorageResponse } from './response';
 
 export function firstHeader(value: string | string[] | undefined): string | undefined {

@@ -6,7 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { checkBranchRef } from '../agent/ref';
 import { JOB_ID } from '../api/jobId';
-import { cleanPasted, visible } from '../jobs/input';
+import { cleanPasted, visible } from '../jobs/jobInput';
 
 export type IdResult = { ok: true; id: string } | { ok: false; reason: string };
 

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { expiryFromUrl } from '../bundle/links/expiry';
 import { readStaticExport, ValuesFileError } from './values';
-import { formatDuration } from '../format';
+import { formatDuration } from '../formatUnits';
 
 export type ValuesProblemCode = 'expired' | 'expiring' | 'insecure' | 'missingLink' | 'invalidLink';
 

@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { AgentJob, ExportJob } from '../api/types';
-import { formatDuration } from '../format';
+import { formatDuration } from '../formatUnits';
 
 export interface Presentation {
   label: string;

@@ -6,9 +6,9 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
-import { InvalidResponseError } from '../api/errors';
+import { InvalidResponseError } from '../api/apiErrors';
 import { JOB_ID } from '../api/jobId';
-import { issueClause } from '../api/schemas';
+import { issueClause } from '../api/jobSchemas';
 import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './types';
 
 /** An optional string: `null` reads as absent. */

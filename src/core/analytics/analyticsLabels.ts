@@ -4,7 +4,7 @@
  * Action. Pure.
  */
 import * as l10n from '@vscode/l10n';
-import { formatDuration } from '../format';
+import { formatDuration } from '../formatUnits';
 import type { FeedbackEntry } from './types';
 
 /** `950`, `1.2k`, `34k`, `1.5M`. */

@@ -7,8 +7,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
-import { InvalidResponseError } from '../api/errors';
-import { describeIssue } from '../api/schemas';
+import { InvalidResponseError } from '../api/apiErrors';
+import { describeIssue } from '../api/jobSchemas';
 import { ReaderContact } from './contact';
 import {
   FEEDBACK_SOURCES,

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { spawn, type SpawnOptionsWithStdioTuple, type StdioNull, type StdioPipe } from 'node:child_process';
-import { RolloutError } from './errors';
+import { RolloutError } from './publishErrors';
 
 export type RolloutCommand = { shell: string } | { program: string; args: string[] };
 

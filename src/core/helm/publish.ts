@@ -11,7 +11,7 @@
  * rollout's undo only over the text the publish wrote.
  */
 import * as l10n from '@vscode/l10n';
-import { ConflictError } from '../api/errors';
+import { ConflictError } from '../api/apiErrors';
 import { english, sentences, type Translator } from '../l10n';
 import { abortableSleep } from '../abort';
 import { BundleLinks } from '../bundle/links/linkCache';
@@ -20,7 +20,7 @@ import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { redactUrl } from '../redact';
-import { checkBundleUrlScheme, ExportFailedError, RolloutError, ValuesChangedError } from './errors';
+import { checkBundleUrlScheme, ExportFailedError, RolloutError, ValuesChangedError } from './publishErrors';
 import { readStaticExport, setStaticExport, type StaticExportChange } from './values';
 
 

@@ -1,7 +1,7 @@
 /**
  * The analytics routes (`GET /v1/analytics/{projectId}/…`) over the admin API client: the same
  * key, base URL and origin binding as every other call. Each method asks for one page and
- * returns it validated (schemas.ts); paging.ts walks the pages.
+ * returns it validated (analyticsSchemas.ts); paging.ts walks the pages.
  */
 import type { AdminApiClient } from '../api/client';
 import type { CallOptions } from '../api/types';
@@ -13,7 +13,7 @@ import {
   parseSearchesPage,
   parseViewsPage,
   parseVisitorsPage,
-} from './schemas';
+} from './analyticsSchemas';
 import type { DateRange, FeedbackSource } from './types';
 
 /** The largest page each route gives (the vendor's `limit` maximum). */

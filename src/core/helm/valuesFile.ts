@@ -9,7 +9,7 @@ import * as l10n from '@vscode/l10n';
 import { randomBytes } from 'node:crypto';
 import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ValuesChangedError } from './errors';
+import { ValuesChangedError } from './publishErrors';
 import type { ValuesStore } from './publish';
 import { ValuesFileError } from './values';
 

@@ -1,7 +1,7 @@
 /** What the status bar says about running jobs: a pure function, tested without an editor. */
 import * as l10n from '@vscode/l10n';
 import type { AgentJobStatus, ExportJobStatus } from '../api/types';
-import { deploymentsStatusText, deploymentStatusLine } from '../deployments/present';
+import { deploymentsStatusText, deploymentStatusLine } from '../deployments/deploymentLabels';
 import { isTerminal, type TrackedJob } from './trackedJob';
 
 type Running<K extends TrackedJob['kind']> = Extract<TrackedJob, { kind: K }>;
