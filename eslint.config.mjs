@@ -72,13 +72,13 @@ export default tseslint.config(
   {
     // Every place VS Code renders text (issue 27): notifications and progress notifications render
     // [label](command:…) as a link that runs the command, and so do an input box's prompt and
-    // validation messages; the others are plain text today. Messages (src/vscode/messages.ts) and
-    // Ui (src/vscode/ui.ts) are the one way to each sink, and make whatever text they are given
+    // validation messages; the others are plain text today. Messages (src/vscode/ui/messages.ts) and
+    // Ui (src/vscode/ui/ui.ts) are the one way to each sink, and make whatever text they are given
     // safe (src/core/untrusted.ts); the API's sinks are named here and off limits elsewhere.
-    // Opening a link goes through openSafely (src/vscode/openLink.ts), which allows https: only
+    // Opening a link goes through openSafely (src/vscode/links/openLink.ts), which allows https: only
     // (or loopback http:); the preview's own loopback page is the one other caller, marked there.
     files: ['src/**/*.ts'],
-    ignores: ['src/vscode/messages.ts', 'src/vscode/ui.ts'],
+    ignores: ['src/vscode/ui/messages.ts', 'src/vscode/ui/ui.ts'],
     rules: {
       'no-restricted-properties': ['error', ...textSinks()],
     },
@@ -107,12 +107,12 @@ export default tseslint.config(
  * modal dialogs through Messages, the rest through Ui; and where links are opened.
  */
 function textSinks() {
-  const messages = 'Show messages through Messages (src/vscode/messages.ts, deps.messages): it leaves no clickable link in outside text.';
-  const ui = (use) => `Use ${use} (src/vscode/ui.ts, deps.ui): VS Code renders [label](command:…) in some of these texts as a link that runs the command; Ui makes every text it is given safe.`;
-  const none = 'Not used by Docs Admin: a new sink of text (HTML, a terminal) needs its own review, and a way through src/vscode/ui.ts.';
+  const messages = 'Show messages through Messages (src/vscode/ui/messages.ts, deps.messages): it leaves no clickable link in outside text.';
+  const ui = (use) => `Use ${use} (src/vscode/ui/ui.ts, deps.ui): VS Code renders [label](command:…) in some of these texts as a link that runs the command; Ui makes every text it is given safe.`;
+  const none = 'Not used by Docs Admin: a new sink of text (HTML, a terminal) needs its own review, and a way through src/vscode/ui/ui.ts.';
   return [
     ...['showErrorMessage', 'showWarningMessage', 'showInformationMessage'].map((property) => ({ property, message: messages })),
-    { property: 'withProgress', message: ui('deps.ui.progress(), or withCancellableProgress (src/vscode/progress.ts)') },
+    { property: 'withProgress', message: ui('deps.ui.progress(), or withCancellableProgress (src/vscode/ui/cancellableProgress.ts)') },
     { property: 'showInputBox', message: ui('deps.ui.inputBox()') },
     { property: 'createInputBox', message: ui('deps.ui.inputBox()') },
     { property: 'showQuickPick', message: ui('deps.ui.quickPick()') },
@@ -120,12 +120,12 @@ function textSinks() {
     { property: 'showWorkspaceFolderPick', message: ui('deps.ui.quickPick()') },
     { property: 'showOpenDialog', message: ui('deps.ui.openDialog()') },
     { property: 'showSaveDialog', message: ui('deps.ui.saveDialog()') },
-    { property: 'setStatusBarMessage', message: 'Show a passing note through deps.messages.status() (src/vscode/messages.ts): it leaves no clickable link in outside text, and tests read it.' },
+    { property: 'setStatusBarMessage', message: 'Show a passing note through deps.messages.status() (src/vscode/ui/messages.ts): it leaves no clickable link in outside text, and tests read it.' },
     { property: 'createStatusBarItem', message: ui('deps.ui.statusItem()') },
     { object: 'vscode', property: 'MarkdownString', message: ui('untrustedMarkdown()') },
     ...['appendMarkdown', 'appendText', 'appendCodeblock'].map((property) => ({ property, message: ui('untrustedMarkdown() or markdownLines(), with escapeMarkdown() for outside text') })),
     ...['createWebviewPanel', 'registerWebviewViewProvider', 'registerCustomEditorProvider', 'createTerminal'].map((property) => ({ property, message: none })),
-    { property: 'openExternal', message: 'Open links through openSafely (src/vscode/openLink.ts): https: only, or loopback http:.' },
+    { property: 'openExternal', message: 'Open links through openSafely (src/vscode/links/openLink.ts): https: only, or loopback http:.' },
   ];
 }
 
@@ -231,7 +231,7 @@ function editorL10n() {
     (t) => `AssignmentExpression[left.property.name=/^(?:description|tooltip|message|text|title|label|name)$/] > ${t}.right`,
   ];
   // Issue 27 (beside textSinks(), which cannot name an assignment): a MarkdownString is never made trusted.
-  const trusted = { selector: "AssignmentExpression[left.property.name='isTrusted']:not([right.value=false])", message: 'A MarkdownString stays untrusted (untrustedMarkdown() in src/vscode/ui.ts): a trusted one runs the command of any [label](command:…) in it.' };
+  const trusted = { selector: "AssignmentExpression[left.property.name='isTrusted']:not([right.value=false])", message: 'A MarkdownString stays untrusted (untrustedMarkdown() in src/vscode/ui/ui.ts): a trusted one runs the command of any [label](command:…) in it.' };
   return {
     files: ['src/extension.ts', 'src/vscode/**/*.ts'],
     rules: {

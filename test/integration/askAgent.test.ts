@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
-import type { ShownMessage } from '../../src/vscode/messages';
+import type { ShownMessage } from '../../src/vscode/ui/messages';
 import { Simulator } from '../simulator';
 import { configure, fromCode, internals, waitFor } from './support';
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { DownloadResult } from '../../src/core/bundle/download/download';
 import type { ExtractSummary } from '../../src/core/bundle/extract/extract';
 import type { DocsAdminInternals } from '../../src/extension';
-import type { JobNode } from '../../src/vscode/tree/jobsTree';
+import type { JobNode } from '../../src/vscode/views/jobsTree';
 import { Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { siteFiles } from '../simulator/site';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
-import type { ShownMessage } from '../../src/vscode/messages';
+import type { ShownMessage } from '../../src/vscode/ui/messages';
 import type { ReaderNode } from '../../src/vscode/readers/nodes';
 import { Simulator } from '../simulator';
 import { writePlaygroundSite } from '../simulator/playgroundSite';

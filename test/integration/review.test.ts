@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { ReviewOpened } from '../../src/vscode/commands/reviewAgentChanges';
 import type { API, GitExtension } from '../../src/vscode/git/api';
-import type { JobNode } from '../../src/vscode/tree/jobsTree';
+import type { JobNode } from '../../src/vscode/views/jobsTree';
 import { Simulator } from '../simulator';
 import { configure, fromCode, internals, waitFor } from './support';
 

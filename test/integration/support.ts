@@ -13,7 +13,7 @@ export async function internals(): Promise<DocsAdminInternals> {
 
 /**
  * Marks a command's options as coming from code, as the extension's own calls do (see
- * src/vscode/fromCode.ts): the extension hands out its `fromCode` (outside production only), so
+ * src/vscode/commandKit/fromCode.ts): the extension hands out its `fromCode` (outside production only), so
  * the mark is the one it checks; a copy of the module would carry another symbol.
  */
 export function fromCode<T extends object>(args: T): T {

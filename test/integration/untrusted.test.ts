@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
-import type { ShownMessage } from '../../src/vscode/messages';
+import type { ShownMessage } from '../../src/vscode/ui/messages';
 import { Simulator } from '../simulator';
 import { zip } from '../unit/support/archives';
 import { configure, fromCode, internals, waitFor } from './support';

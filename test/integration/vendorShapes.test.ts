@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
-import type { JobNode } from '../../src/vscode/tree/jobsTree';
+import type { JobNode } from '../../src/vscode/views/jobsTree';
 import { Simulator } from '../simulator';
 import { configure, fromCode, internals, waitFor } from './support';
 

@@ -130,18 +130,8 @@ export class JobsService {
    * Tracks an agent job by its id. Tracked by a person (`follow`, the default), it notifies when
    * it ends, even if it ends before the first poll; the playground's seeded jobs are not followed.
    */
-  async trackAgentJob(id: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
-    const job: TrackedJob = { kind: 'agent', id, addedAt: this.options.clock.now() };
-    const key = jobKey(job);
-    const existing = this.options.registry.get(key);
-    if (existing !== undefined) {
-      this.refresh(key);
-      return existing;
-    }
-    if (options.follow !== false) this.followed.follow(key);
-    await this.options.registry.add(job);
-    this.scheduler.track({ key, kind: 'agent' });
-    return job;
+  trackAgentJob(id: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
+    return this.trackById({ kind: 'agent', id, addedAt: this.options.clock.now() }, { ...options, refresh: true });
   }
 
   /** Tracks an agent job just created (its first reading is the create's answer). */
@@ -182,17 +172,9 @@ export class JobsService {
    */
   async trackDeployment(statusId: string, target?: DeployTarget, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'deployment', id: statusId, addedAt: this.options.clock.now(), ...(target === undefined ? {} : { target }) };
-    const key = jobKey(job);
-    const existing = this.options.registry.get(key);
-    if (existing !== undefined) {
-      this.refresh(key);
-      return existing;
-    }
-    if (options.follow !== false) this.followed.follow(key);
-    await this.options.registry.add(job);
-    this.scheduler.track({ key, kind: 'deployment' });
-    this.setState({ kind: 'ok' });
-    return job;
+    const tracked = await this.trackById(job, { ...options, refresh: true });
+    if (tracked === job) this.setState({ kind: 'ok' });
+    return tracked;
   }
 
   /** A deployment's log lines as last read; undefined until it has been read in this window. */
@@ -208,14 +190,24 @@ export class JobsService {
   }
 
   /** Tracks an export started elsewhere (by its job id). */
-  async trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
-    const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
+  trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
+    return this.trackById({ kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) }, options);
+  }
+
+  /**
+   * Tracks a job known by its id: the one already tracked (read again now when `refresh`), or
+   * `job`, added and polled, and followed to its end unless `follow` is false.
+   */
+  private async trackById(job: TrackedJob, options: { follow?: boolean; refresh?: boolean }): Promise<TrackedJob> {
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) {
+      if (options.refresh === true) this.refresh(key);
+      return existing;
+    }
     if (options.follow !== false) this.followed.follow(key);
     await this.options.registry.add(job);
-    this.scheduler.track({ key, kind: 'export' });
+    this.scheduler.track({ key, kind: job.kind });
     return job;
   }
 

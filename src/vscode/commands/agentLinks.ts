@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
-import { openSafely } from '../openLink';
+import { command, isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { openSafely } from '../links/openLink';
 
 /** Open Pull Request and Open Repository, on an agent job's row (and from its notification). */
 export function register(deps: Deps): vscode.Disposable[] {

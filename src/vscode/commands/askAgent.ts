@@ -11,9 +11,9 @@ import type { DraftAddress } from '../../core/agent/drafts';
 import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
 import type { AgentJob } from '../../core/api/types';
 import { jobKey } from '../../core/jobs/trackedJob';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
-import { isFromCode } from '../fromCode';
-import type { PromptComposer } from '../composer';
+import { command, isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { isFromCode } from '../commandKit/fromCode';
+import type { PromptComposer } from '../agent/composer';
 
 /** What a send came to (the tests read it). */
 export type SendOutcome =

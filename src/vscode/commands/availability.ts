@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { availabilityNote, DEPLOYMENT_NAMES, FEATURES } from '../../core/helm/availability';
-import { readConfig } from '../config';
-import { command, type Deps } from '../commandToolkit';
+import { readConfig } from '../session/extensionConfig';
+import { command, type Deps } from '../commandKit/commandToolkit';
 
 /** Show Feature Availability: what the chosen deployment type has, and a way to change it. */
 export function register(deps: Deps): vscode.Disposable[] {

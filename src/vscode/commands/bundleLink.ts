@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { describeExpiry, freshLink } from '../bundleLinks';
-import { command, isJobNode, type Deps } from '../commandToolkit';
-import { openSafely } from '../openLink';
+import { describeExpiry, freshLink } from '../links/bundleLinks';
+import { command, isJobNode, type Deps } from '../commandKit/commandToolkit';
+import { openSafely } from '../links/openLink';
 
 /** Copy Bundle Link and Open Bundle Link, on a completed export's row: a link with enough time left. */
 export function register(deps: Deps): vscode.Disposable[] {

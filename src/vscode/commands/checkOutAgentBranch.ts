@@ -4,9 +4,9 @@
  * uncommitted changes, it asks first; git then carries them over or stops: nothing is discarded.
  */
 import * as vscode from 'vscode';
-import { codeArgs } from '../fromCode';
+import { codeArgs } from '../commandKit/fromCode';
 import { forMessage } from '../../core/untrusted';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 import type { GitErrorLike, Repository } from '../git/api';
 import { fetchAgentBranch, gitReason, stopped, type Stopped } from '../git/agentBranch';
 

@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import { deepLinkPath } from '../../core/jobs/deepLink';
-import { command, requireService, rowOrNone, type Deps } from '../commandToolkit';
+import { command, requireService, rowOrNone, type Deps } from '../commandKit/commandToolkit';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [

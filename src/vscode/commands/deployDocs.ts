@@ -4,8 +4,8 @@
  * click while it is under way joins it); tracked in the Deployments view, followed to its end.
  */
 import * as vscode from 'vscode';
-import { command, optionsFromCode, requireService, type Deps } from '../commandToolkit';
-import { trackStarted, triggersOf, triggerWithProgress } from '../deployments';
+import { command, optionsFromCode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { trackStarted, triggersOf, triggerWithProgress } from '../deployments/deploymentActions';
 
 const ID = 'docsAdmin.deployment.deploy';
 

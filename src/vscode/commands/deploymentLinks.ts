@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import { previewOfBranch } from '../../core/deployments/agentPreview';
 import { checkOpenableLink } from '../../core/links';
-import { command, requireService, rowOrNone, valueFromCode, type Deps } from '../commandToolkit';
-import { deploymentOf, pickDeployment, type DeploymentJob } from '../deployments';
-import { listEnvironments, updateEnvironment } from '../environments';
-import { openSafely } from '../openLink';
+import { command, requireService, rowOrNone, valueFromCode, type Deps } from '../commandKit/commandToolkit';
+import { deploymentOf, pickDeployment, type DeploymentJob } from '../deployments/deploymentActions';
+import { listEnvironments, updateEnvironment } from '../session/environments';
+import { openSafely } from '../links/openLink';
 
 /** The preview a row stands for: its own, or (an agent job's row) the newest of its branch. */
 async function previewOf(deps: Deps, given: unknown, id: string): Promise<DeploymentJob | undefined> {

@@ -1,7 +1,7 @@
 /** Show Deployment Logs: a deployment's logs in a read-only editor, at their end, filling in while it runs. */
 import * as vscode from 'vscode';
-import { command, rowOrNone, type Deps } from '../commandToolkit';
-import { deploymentOf, pickDeployment } from '../deployments';
+import { command, rowOrNone, type Deps } from '../commandKit/commandToolkit';
+import { deploymentOf, pickDeployment } from '../deployments/deploymentActions';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [

@@ -3,11 +3,11 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
-import { readConfig } from '../config';
-import { withCancellableProgress } from '../progress';
-import { command, type Deps, optionsFromCode, rowOrNone } from '../commandToolkit';
-import { exportJobOf } from '../bundleLinks';
-import { pickCompletedExport } from '../pickExport';
+import { readConfig } from '../session/extensionConfig';
+import { withCancellableProgress } from '../ui/cancellableProgress';
+import { command, type Deps, optionsFromCode, rowOrNone } from '../commandKit/commandToolkit';
+import { exportJobOf } from '../links/bundleLinks';
+import { pickCompletedExport } from '../commandKit/pickExport';
 import type { JobKey } from '../../core/jobs/trackedJob';
 import { formatBytes } from '../../core/formatUnits';
 

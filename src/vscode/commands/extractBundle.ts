@@ -3,10 +3,10 @@ import { basename, dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtractSummary } from '../../core/bundle/extract/extract';
 import { describeSummary, type BundleSummary } from '../../core/bundle/shelf/shelfRows';
-import { readConfig } from '../config';
-import { withCancellableProgress } from '../progress';
-import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandToolkit';
-import { fromCode } from '../fromCode';
+import { readConfig } from '../session/extensionConfig';
+import { withCancellableProgress } from '../ui/cancellableProgress';
+import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandKit/commandToolkit';
+import { fromCode } from '../commandKit/fromCode';
 import { formatBytes } from '../../core/formatUnits';
 
 /** `docs-x-2026-11-23.tar.gz` -> `docs-x-2026-11-23`. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { command, rowOrNone, type Deps } from '../commandToolkit';
-import { describeExpiry, exportJobOf } from '../bundleLinks';
-import { pickCompletedExport } from '../pickExport';
+import { command, rowOrNone, type Deps } from '../commandKit/commandToolkit';
+import { describeExpiry, exportJobOf } from '../links/bundleLinks';
+import { pickCompletedExport } from '../commandKit/pickExport';
 
 /** Generate Bundle: always a new link (the old one keeps working until it expires). */
 export function register(deps: Deps): vscode.Disposable[] {

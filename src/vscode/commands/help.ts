@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 
 /** Show Logs and Get Started. */
 export function register(deps: Deps): vscode.Disposable[] {

@@ -3,11 +3,11 @@ import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkOpenableLink } from '../../core/links';
 import { copyIntoPlace } from '../../core/bundle/copyIntoPlace';
-import { readConfig } from '../config';
-import { withCancellableProgress } from '../progress';
-import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
+import { readConfig } from '../session/extensionConfig';
+import { withCancellableProgress } from '../ui/cancellableProgress';
+import { rolloutBlocker, runRolloutTask } from '../helm/rolloutTask';
 import { applyStaticExport, chooseValuesFile } from '../values/valuesDocument';
-import { command, type Deps, optionsFromCode } from '../commandToolkit';
+import { command, type Deps, optionsFromCode } from '../commandKit/commandToolkit';
 
 export interface ImportArgs {
   file?: string;

@@ -1,35 +1,20 @@
 import * as vscode from 'vscode';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { parseExportDomain, parseJobId } from '../../core/jobs/jobInput';
-import { command, isJobNode, requireService, valueFromCode, type Deps } from '../commandToolkit';
-import { knownKeys } from '../environments';
+import { command, isJobNode, requireService, valueFromCode, type Deps } from '../commandKit/commandToolkit';
+import { trackByIdCommand } from '../commandKit/trackById';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [
-    command('docsAdmin.agentJob.track', deps, async (given?: unknown) => {
-      // An id from code is tracked; one from a link is shown in the box for the person to confirm.
-      const { value: fromCodeValue, suggested } = valueFromCode(given);
-      const service = requireService(deps);
-      // A key pasted here would be sent in a request's path: it is told apart and refused.
-      const keys = await knownKeys(deps.keys);
-      const value =
-        fromCodeValue ??
-        (await deps.ui.inputBox({
-          title: vscode.l10n.t('Docs Admin: track an agent job'),
-          prompt: vscode.l10n.t('The job id, or a URL that contains it'),
-          ...(suggested === undefined ? {} : { value: suggested }),
-          ignoreFocusOut: true,
-          validateInput: (v) => {
-            const r = parseJobId(v, keys);
-            return r.ok ? undefined : r.reason;
-          },
-        }));
-      if (value === undefined) return undefined;
-      const parsed = parseJobId(value, keys);
-      if (!parsed.ok) throw new Error(parsed.reason);
-      const job = await service.trackAgentJob(parsed.id);
-      deps.reveal({ key: jobKey(job), kind: 'agent' });
-      return parsed.id;
+    trackByIdCommand(deps, {
+      id: 'docsAdmin.agentJob.track',
+      title: vscode.l10n.t('Docs Admin: track an agent job'),
+      prompt: vscode.l10n.t('The job id, or a URL that contains it'),
+      parse: parseJobId,
+      track: async (service, id) => {
+        const job = await service.trackAgentJob(id);
+        deps.reveal({ key: jobKey(job), kind: 'agent' });
+      },
     }),
     command('docsAdmin.export.start', deps, async (given?: unknown) => {
       // A domain from code is exported; one from a link is shown in the box for the person to confirm.

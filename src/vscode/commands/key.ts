@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { AuthError, ForbiddenError, NotFoundError } from '../../core/api/apiErrors';
 import { checkAdminKey } from '../../core/jobs/jobInput';
 import { checkBaseUrl } from '../../core/links';
-import { knownProjectIds } from '../environments';
-import { command, optionsFromCode, type Deps } from '../commandToolkit';
+import { knownProjectIds } from '../session/environments';
+import { command, optionsFromCode, type Deps } from '../commandKit/commandToolkit';
 
 type Check = 'accepted' | 'rejected' | 'unchecked';
 

@@ -6,8 +6,8 @@
 import * as vscode from 'vscode';
 import { checkBranchRef } from '../../core/agent/ref';
 import { forMessage } from '../../core/untrusted';
-import { command, type Deps } from '../commandToolkit';
-import { startPreview } from '../deployments';
+import { command, type Deps } from '../commandKit/commandToolkit';
+import { startPreview } from '../deployments/deploymentActions';
 import { agentJobOf } from '../git/agentBranch';
 
 export function register(deps: Deps): vscode.Disposable[] {

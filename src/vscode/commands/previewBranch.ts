@@ -7,8 +7,8 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { parsePreviewBranch } from '../../core/deployments/deploymentInput';
 import { repositoryName } from '../../core/jobs/jobLabels';
-import { command, optionsFromCode, requireService, type Deps } from '../commandToolkit';
-import { startPreview } from '../deployments';
+import { command, optionsFromCode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { startPreview } from '../deployments/deploymentActions';
 
 const ID = 'docsAdmin.deployment.preview';
 
@@ -46,23 +46,13 @@ async function pickBranch(deps: Deps): Promise<string | undefined> {
     const check = parsePreviewBranch(text);
     return [{ branch: text, label: plain(text), description: check.ok ? vscode.l10n.t('preview this branch') : check.reason, alwaysShow: true }, ...known];
   };
-  return new Promise<string | undefined>((resolve) => {
-    const subscriptions = [
-      pick.onDidChangeValue((value) => (pick.items = typed(value))),
-      pick.onDidAccept(() => {
-        const chosen = pick.selectedItems[0]?.branch ?? pick.value.trim();
-        if (!parsePreviewBranch(chosen).ok) return;
-        resolve(chosen);
-        pick.hide();
-      }),
-      pick.onDidHide(() => {
-        resolve(undefined);
-        for (const s of subscriptions) s.dispose();
-        pick.dispose();
-      }),
-    ];
-    pick.show();
-  });
+  return pick.answer(
+    () => {
+      const chosen = pick.selectedItems[0]?.branch ?? pick.value.trim();
+      return parsePreviewBranch(chosen).ok ? { value: chosen } : undefined;
+    },
+    [pick.onDidChangeValue((value) => (pick.items = typed(value)))],
+  );
 }
 
 export function register(deps: Deps): vscode.Disposable[] {

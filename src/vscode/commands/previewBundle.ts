@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { readConfig } from '../config';
-import { command, fromOutside, isJobNode, requireService, type Deps } from '../commandToolkit';
-import { isFromCode } from '../fromCode';
+import { readConfig } from '../session/extensionConfig';
+import { command, fromOutside, isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { isFromCode } from '../commandKit/fromCode';
 
 async function isFolder(path: string): Promise<boolean> {
   return stat(path).then(

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import type { PublishResult } from '../../core/helm/publish';
 import { parseExportDomain } from '../../core/jobs/jobInput';
 import { jobKey } from '../../core/jobs/trackedJob';
-import { readConfig } from '../config';
-import { withCancellableProgress } from '../progress';
-import { rolloutBlocker, runRolloutTask } from '../rolloutTask';
+import { readConfig } from '../session/extensionConfig';
+import { withCancellableProgress } from '../ui/cancellableProgress';
+import { rolloutBlocker, runRolloutTask } from '../helm/rolloutTask';
 import { chooseValuesFile, editorValuesStore, rememberJob } from '../values/valuesDocument';
-import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandToolkit';
+import { command, type Deps, optionsFromCode, requireService, rowOrNone } from '../commandKit/commandToolkit';
 
 const LAST_DOMAIN = 'docsAdmin.lastPublishDomain';
 

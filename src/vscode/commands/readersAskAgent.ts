@@ -13,7 +13,7 @@ import type { DraftAddress } from '../../core/agent/drafts';
 import { repositoryPath } from '../../core/agent/prompt';
 import { readerContextBlock, type ReaderContext, type ReaderItem } from '../../core/analytics/readerPrompt';
 import { OPEN_STATUSES } from '../../core/analytics/types';
-import { command, requireService, type Deps } from '../commandToolkit';
+import { command, requireService, type Deps } from '../commandKit/commandToolkit';
 import type { PageEntry } from '../readers/readersModel';
 import { readerRow } from './readersRow';
 

@@ -1,6 +1,6 @@
 /** Open Page on a page's row of the Readers view. */
 import * as vscode from 'vscode';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 import { readerRow } from './readersRow';
 
 export function register(deps: Deps): vscode.Disposable[] {

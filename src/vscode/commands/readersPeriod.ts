@@ -1,7 +1,7 @@
 /** The Readers view's period: the last 7, 30 or 90 days (remembered). */
 import * as vscode from 'vscode';
 import { PERIOD_DAYS } from '../../core/analytics/period';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [

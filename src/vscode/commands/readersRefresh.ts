@@ -1,6 +1,6 @@
 /** Refresh in the Readers view: the current period loaded again, whatever its age. */
 import * as vscode from 'vscode';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [

@@ -3,7 +3,7 @@
  * that row only, for this window's life, and is never logged or written anywhere.
  */
 import * as vscode from 'vscode';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 import { readerRow } from './readersRow';
 
 export function register(deps: Deps): vscode.Disposable[] {

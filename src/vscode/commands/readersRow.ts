@@ -1,7 +1,7 @@
 /** The check the Readers view's commands start with: the row must be one the view made. */
 import * as vscode from 'vscode';
 import type { ReaderNode } from '../readers/nodes';
-import type { Deps } from '../commandToolkit';
+import type { Deps } from '../commandKit/commandToolkit';
 
 /**
  * `node` when the Readers view made it; a look-alike (a link's JSON arguments, another extension's

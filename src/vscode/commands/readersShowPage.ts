@@ -1,6 +1,6 @@
 /** The page CodeLens's click: the page's row in the Readers view, expanded. */
 import * as vscode from 'vscode';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 
 export function register(deps: Deps): vscode.Disposable[] {
   return [

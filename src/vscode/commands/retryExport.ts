@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
 
 /** Retry Export, on a failed export's row (and from its notification): the same domain again. */
 export function register(deps: Deps): vscode.Disposable[] {

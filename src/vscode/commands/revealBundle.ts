@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { command, isJobNode, requireService, type Deps } from '../commandToolkit';
+import { command, isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
 
 /** Reveal Bundle Files: the downloaded archive or the extracted folder in the OS's file manager. */
 export function register(deps: Deps): vscode.Disposable[] {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { reviewTitle, sides, type ChangeKind } from '../../core/agent/review';
 import { forMessage } from '../../core/untrusted';
-import { command, type Deps } from '../commandToolkit';
+import { command, type Deps } from '../commandKit/commandToolkit';
 import { Status, type Change } from '../git/api';
 import { fetchAgentBranch, gitReason, stopped, type AgentBranch, type Stopped } from '../git/agentBranch';
 

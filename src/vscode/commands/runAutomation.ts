@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import { Automations, type Automation } from '../../core/deployments/automations';
 import { checkAutomationName, parseAutomationId } from '../../core/deployments/deploymentInput';
-import { command, optionsFromCode, requireService, type Deps } from '../commandToolkit';
-import { triggersOf, triggerWithProgress } from '../deployments';
-import { knownKeys } from '../environments';
+import { command, optionsFromCode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { triggersOf, triggerWithProgress } from '../deployments/deploymentActions';
+import { knownKeys } from '../session/environments';
 
 const ID = 'docsAdmin.automation.run';
 
@@ -59,24 +59,15 @@ async function pickAutomation(deps: Deps): Promise<Automation | undefined> {
   pick.title = vscode.l10n.t('Docs Admin: run an automation in "{0}"', deps.session.environment.name);
   pick.ignoreFocusOut = true;
   pick.items = items();
-  const chosen = await new Promise<Item | undefined>((resolve) => {
-    const subscriptions = [
+  const chosen = await pick.answer(
+    () => ({ value: pick.selectedItems[0] }),
+    [
       pick.onDidTriggerItemButton(async (event) => {
         if (event.item.automation !== undefined) await store.forget(event.item.automation.id);
         pick.items = items();
       }),
-      pick.onDidAccept(() => {
-        resolve(pick.selectedItems[0]);
-        pick.hide();
-      }),
-      pick.onDidHide(() => {
-        resolve(undefined);
-        for (const s of subscriptions) s.dispose();
-        pick.dispose();
-      }),
-    ];
-    pick.show();
-  });
+    ],
+  );
   if (chosen === undefined) return undefined;
   return chosen.automation ?? addAutomation(deps);
 }

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { checkEnvironmentName, checkProjectId } from '../../core/jobs/jobInput';
 import { checkBaseUrl } from '../../core/links';
 import { redactUrl } from '../../core/redact';
-import { addEnvironment, knownKeys, listEnvironments, setActiveEnvironment, updateEnvironment } from '../environments';
-import { command, valueFromCode, type Deps } from '../commandToolkit';
+import { addEnvironment, knownKeys, listEnvironments, setActiveEnvironment, updateEnvironment } from '../session/environments';
+import { command, valueFromCode, type Deps } from '../commandKit/commandToolkit';
 
 /**
  * Set Project ID, Set Base URL and Switch Environment. Each takes its value from code only

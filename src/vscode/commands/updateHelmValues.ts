@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { checkBundleUrlScheme } from '../../core/helm/publishErrors';
 import { redactUrl } from '../../core/redact';
-import { readConfig } from '../config';
+import { readConfig } from '../session/extensionConfig';
 import { applyStaticExport, chooseValuesFile, exportForValues, rememberJob } from '../values/valuesDocument';
 import { REGENERATE_COMMAND } from '../values/diagnostics';
-import { isFromCode } from '../fromCode';
-import { command, type Deps, fromOutside, optionsFromCode, rowOrNone } from '../commandToolkit';
-import { exportJobOf, freshLink } from '../bundleLinks';
-import { pickCompletedExport } from '../pickExport';
+import { isFromCode } from '../commandKit/fromCode';
+import { command, type Deps, fromOutside, optionsFromCode, rowOrNone } from '../commandKit/commandToolkit';
+import { exportJobOf, freshLink } from '../links/bundleLinks';
+import { pickCompletedExport } from '../commandKit/pickExport';
 
 export interface UpdateValuesArgs {
   uri?: vscode.Uri;

@@ -8,7 +8,7 @@ import { checkBranchRef } from '../../core/agent/ref';
 import { repositoryName } from '../../core/jobs/jobLabels';
 import type { AgentJob } from '../../core/api/types';
 import { forMessage } from '../../core/untrusted';
-import { isJobNode, requireService, type Deps } from '../commandToolkit';
+import { isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
 import type { GitErrorLike, Remote, Repository } from './api';
 
 export interface AgentBranch {

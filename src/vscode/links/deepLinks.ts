@@ -9,8 +9,8 @@
 import * as vscode from 'vscode';
 import { describeDeepLink, parseDeepLink, type DeepLink } from '../../core/jobs/deepLink';
 import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
-import { requireService, type Deps } from '../commandToolkit';
-import { knownKeys, listEnvironments, setActiveEnvironment, type Environment } from '../environments';
+import { requireService, type Deps } from '../commandKit/commandToolkit';
+import { knownKeys, listEnvironments, setActiveEnvironment, type Environment } from '../session/environments';
 import type { ReviewOpened } from '../commands/reviewAgentChanges';
 
 export type DeepLinkOutcome =

@@ -4,7 +4,7 @@
  */
 import type * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
-import type { Session } from '../session';
+import type { Session } from '../session/environmentSession';
 import { DocsSites } from './docsSites';
 import { PageLens } from './pageLens';
 import { ReadersModel } from './readersModel';

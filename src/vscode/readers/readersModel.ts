@@ -18,8 +18,8 @@ import type { Unmatched } from '../../core/analytics/mapping';
 import type { Conversation, DateRange, SearchRow } from '../../core/analytics/types';
 import type { AdminApiClient } from '../../core/api/client';
 import type { Logger } from '../../core/log';
-import { readReadersConfig, type ReadersConfig } from '../config';
-import type { Session } from '../session';
+import { readReadersConfig, type ReadersConfig } from '../session/extensionConfig';
+import type { Session } from '../session/environmentSession';
 import type { DocsSites } from './docsSites';
 
 const PERIOD_KEY = 'docsAdmin.readers.periodDays';

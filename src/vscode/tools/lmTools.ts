@@ -19,8 +19,8 @@
 import * as vscode from 'vscode';
 import { redactSecrets } from '../../core/redact';
 import { TOOLS, type ToolDefinition } from '../../core/tools/definitions';
-import type { Deps } from '../commandToolkit';
-import { escapeMarkdown, untrustedMarkdown } from '../ui';
+import type { Deps } from '../commandKit/commandToolkit';
+import { escapeMarkdown, untrustedMarkdown } from '../ui/ui';
 
 /** Plain text in a Markdown confirmation: shown as written, nothing in it rendered or clickable (the quoted text in a fence longer than any run of backticks in it, so it cannot close it). */
 function confirmationText(message: string, quoted: { label: string; text: string } | undefined): vscode.MarkdownString {

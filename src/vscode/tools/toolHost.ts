@@ -9,8 +9,8 @@ import { isAbsolute } from 'node:path';
 import type { AdminApiClient } from '../../core/api/client';
 import { ToolInputError, type PageLookup, type Started, type ToolHost } from '../../core/tools/runTool';
 import { jobKey } from '../../core/jobs/trackedJob';
-import { requireService, type Deps } from '../commandToolkit';
-import { trackStarted, triggersOf } from '../deployments';
+import { requireService, type Deps } from '../commandKit/commandToolkit';
+import { trackStarted, triggersOf } from '../deployments/deploymentActions';
 
 function client(deps: Deps): AdminApiClient {
   const env = deps.session.environment;

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ValuesProblemCode } from '../../core/helm/diagnose';
-import { PRODUCT_NAME, readConfig } from '../config';
+import { PRODUCT_NAME, readConfig } from '../session/extensionConfig';
 import { formatDuration } from '../../core/formatUnits';
-import { untrustedMarkdown } from '../ui';
+import { untrustedMarkdown } from '../ui/ui';
 
 const SOURCE = PRODUCT_NAME;
 export const REGENERATE_COMMAND = 'docsAdmin.values.regenerate';

@@ -4,7 +4,7 @@ import { ValuesChangedError } from '../../core/helm/publishErrors';
 import type { StaticExportChange } from '../../core/helm/values';
 import type { ValuesStore } from '../../core/helm/publish';
 import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
-import { requireService, type Deps } from '../commandToolkit';
+import { requireService, type Deps } from '../commandKit/commandToolkit';
 
 const REMEMBERED_FILE = 'docsAdmin.valuesFile';
 const REMEMBERED_JOBS = 'docsAdmin.valuesFileJobs';

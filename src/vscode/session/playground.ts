@@ -3,11 +3,11 @@
  * host, so a newcomer sees rows moving at once. Never in an installed extension.
  */
 import * as vscode from 'vscode';
-import type { DeployTarget } from '../core/deployments/types';
-import { parseJobKey } from '../core/jobs/trackedJob';
-import { checkBaseUrl } from '../core/links';
+import type { DeployTarget } from '../../core/deployments/types';
+import { parseJobKey } from '../../core/jobs/trackedJob';
+import { checkBaseUrl } from '../../core/links';
 import type { KeyStore } from './keys';
-import type { Session } from './session';
+import type { Session } from './environmentSession';
 
 export async function seedPlayground(context: vscode.ExtensionContext, keys: KeyStore, session: Session): Promise<void> {
   const demo = process.env.DOCS_ADMIN_PLAYGROUND_KEY;

@@ -4,8 +4,8 @@ import { agentPreviewNote, previewOfBranch, previewState, withPreviewToken } fro
 import { shelfRows, type ShelfRow } from '../../core/bundle/shelf/shelfRows';
 import { compareJobs, presentTracked } from '../../core/jobs/rows';
 import { jobKey, type JobKey, type TrackedJob } from '../../core/jobs/trackedJob';
-import type { Session } from '../session';
-import { markdownLines } from '../ui';
+import type { Session } from '../session/environmentSession';
+import { markdownLines } from '../ui/ui';
 
 import type { JobNode, JobNodes } from './jobNodes';
 

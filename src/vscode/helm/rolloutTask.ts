@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import * as vscode from 'vscode';
-import { RolloutError } from '../core/helm/publishErrors';
-import { describeArgv, rolloutArgv, RolloutTemplateError, type RolloutArgv } from '../core/helm/rollout';
-import type { Messages } from './messages';
-import { PRODUCT_NAME, readConfig } from './config';
+import { RolloutError } from '../../core/helm/publishErrors';
+import { describeArgv, rolloutArgv, RolloutTemplateError, type RolloutArgv } from '../../core/helm/rollout';
+import type { Messages } from '../ui/messages';
+import { PRODUCT_NAME, readConfig } from '../session/extensionConfig';
 import { rolloutTerminal } from './rolloutTerminal';
 
 export const ROLLOUT_TASK_TYPE = 'docsAdmin.rollout';

@@ -5,10 +5,10 @@
  * rebuild forgets the links in hand).
  */
 import * as vscode from 'vscode';
-import { NETWORK_SETTINGS, SECTION } from './config';
-import type { Session } from './session';
-import type { JobViews } from './tree/views';
-import type { ValuesDiagnostics } from './values/diagnostics';
+import { NETWORK_SETTINGS, SECTION } from './extensionConfig';
+import type { Session } from './environmentSession';
+import type { JobViews } from '../views/views';
+import type { ValuesDiagnostics } from '../values/diagnostics';
 
 /** The settings the session (its environment, client and scheduler) is built from. */
 const SESSION_SETTINGS = ['baseUrl', 'projectId', 'environments', 'polling'].map((k) => `${SECTION}.${k}`);

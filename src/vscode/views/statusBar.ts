@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { statusText } from '../core/jobs/statusBarText';
-import type { Session } from './session';
-import type { StatusItem, Ui } from './ui';
+import { statusText } from '../../core/jobs/statusBarText';
+import type { Session } from '../session/environmentSession';
+import type { StatusItem, Ui } from '../ui/ui';
 
 export class JobsStatusBar implements vscode.Disposable {
   private readonly item: StatusItem;

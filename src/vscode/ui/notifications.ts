@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { noticeFor, type Notice } from '../core/jobs/notices';
-import type { Transition } from '../core/jobs/service';
-import { readConfig } from './config';
+import { noticeFor, type Notice } from '../../core/jobs/notices';
+import type { Transition } from '../../core/jobs/service';
+import { readConfig } from '../session/extensionConfig';
 import type { Messages } from './messages';
-import type { JobNodes } from './tree/jobNodes';
+import type { JobNodes } from '../views/jobNodes';
 
 /** Shows notices for finished jobs; remembers the recent ones (tests read them). */
 export class Notifier {

@@ -1,9 +1,9 @@
 /** Opening a link from the server in the browser: only https: (or loopback http:), and says why not. */
 import * as vscode from 'vscode';
-import { checkOpenableLink } from '../core/links';
-import type { Logger } from '../core/log';
-import { redactUrl } from '../core/redact';
-import type { Messages } from './messages';
+import { checkOpenableLink } from '../../core/links';
+import type { Logger } from '../../core/log';
+import { redactUrl } from '../../core/redact';
+import type { Messages } from '../ui/messages';
 
 export type LinkKind = 'pullRequest' | 'repository' | 'bundle' | 'preview' | 'site';
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { jobKey, type TrackedJob } from '../../core/jobs/trackedJob';
 import { UnseenEnds } from '../../core/jobs/unseen';
-import type { Session } from '../session';
+import type { Session } from '../session/environmentSession';
 import type { JobNode } from './jobsTree';
 
 type Kind = TrackedJob['kind'];

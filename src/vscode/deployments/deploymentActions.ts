@@ -5,11 +5,11 @@
  * trigger cannot be taken back), and the tracked deployment of a row.
  */
 import * as vscode from 'vscode';
-import type { DeploymentTriggers, TriggerOptions } from '../core/deployments/triggers';
-import type { DeployTarget } from '../core/deployments/types';
-import type { TrackedJob } from '../core/jobs/trackedJob';
-import { isJobNode, requireService, type Deps } from './commandToolkit';
-import { withCancellableProgress } from './progress';
+import type { DeploymentTriggers, TriggerOptions } from '../../core/deployments/triggers';
+import type { DeployTarget } from '../../core/deployments/types';
+import type { TrackedJob } from '../../core/jobs/trackedJob';
+import { isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
+import { withCancellableProgress } from '../ui/cancellableProgress';
 
 /** The triggers of the active environment's client. */
 export function triggersOf(deps: Pick<Deps, 'session' | 'triggers'>): DeploymentTriggers {
@@ -68,7 +68,7 @@ export function deploymentOf(deps: Pick<Deps, 'session' | 'nodes'>, node: unknow
 
 /** Asks which tracked deployment (for a command run from the palette); undefined when dismissed. */
 export async function pickDeployment(deps: Pick<Deps, 'session' | 'ui'>, title: string, filter: (job: DeploymentJob) => boolean = () => true): Promise<DeploymentJob | undefined> {
-  const { presentTracked } = await import('../core/jobs/rows.js');
+  const { presentTracked } = await import('../../core/jobs/rows.js');
   const service = requireService(deps);
   const jobs = service.list().filter((j): j is DeploymentJob => j.kind === 'deployment' && filter(j)).sort((a, b) => b.addedAt - a.addedAt);
   if (jobs.length === 0) throw new Error(vscode.l10n.t('No deployment is tracked in "{0}": run Deploy Docs, Preview Branch… or Track Deployment… first.', deps.session.environment.name));

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AbortedError } from '../core/abort';
+import { AbortedError } from '../../core/abort';
 import type { ProgressReport, Ui } from './ui';
 
 /**

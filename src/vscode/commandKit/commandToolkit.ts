@@ -3,21 +3,21 @@
  * registers it (`command`), and the checks most commands start with.
  */
 import * as vscode from 'vscode';
-import type { Logger } from '../core/log';
-import type { PromptComposer } from './composer';
-import type { ClientTriggers } from './clientTriggers';
-import type { DeploymentLogs } from './deploymentLogs';
+import type { Logger } from '../../core/log';
+import type { PromptComposer } from '../agent/composer';
+import type { ClientTriggers } from '../deployments/clientTriggers';
+import type { DeploymentLogs } from '../deployments/logDocuments';
 import { codeArgs, isFromCode } from './fromCode';
-import type { GitAccess } from './git/gitAccess';
-import type { KeyStore } from './keys';
-import type { Messages } from './messages';
-import type { PreviewManager } from './preview';
-import type { Readers } from './readers/readers';
-import type { Session } from './session';
-import type { JobNode, JobNodes } from './tree/jobNodes';
-import type { Ui } from './ui';
-import type { ValuesDiagnostics } from './values/diagnostics';
-import type { SetupProgress } from './walkthrough';
+import type { GitAccess } from '../git/gitAccess';
+import type { KeyStore } from '../session/keys';
+import type { Messages } from '../ui/messages';
+import type { PreviewManager } from '../serve/servedBundles';
+import type { Readers } from '../readers/readers';
+import type { Session } from '../session/environmentSession';
+import type { JobNode, JobNodes } from '../views/jobNodes';
+import type { Ui } from '../ui/ui';
+import type { ValuesDiagnostics } from '../values/diagnostics';
+import type { SetupProgress } from '../ui/walkthrough';
 
 export interface Deps {
   context: vscode.ExtensionContext;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { jobKey, type JobKey } from '../core/jobs/trackedJob';
+import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
 import { requireService, type Deps } from './commandToolkit';
 
 /** From the palette: a quick pick of the completed exports (newest first). */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { readConfig, SECTION, type EnvironmentSetting } from './config';
+import { readConfig, SECTION, type EnvironmentSetting } from './extensionConfig';
 import type { KeyStore } from './keys';
 
 export interface Environment {

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import type { Logger } from '../core/log';
-import { redactSecrets } from '../core/redact';
+import type { Logger } from '../../core/log';
+import { redactSecrets } from '../../core/redact';
 
 /**
  * The log is for support: its lines stay in English in every display language (they are not

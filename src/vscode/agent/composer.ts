@@ -8,10 +8,10 @@
  * nothing.
  */
 import * as vscode from 'vscode';
-import type { AgentRequest } from '../core/agent/ask';
-import { draftFolder, draftToContinue, parseDraftPath, promptDigest, type DraftAddress } from '../core/agent/drafts';
-import { composerHeader, newDraft, promptFromDraft } from '../core/agent/prompt';
-import type { Logger } from '../core/log';
+import type { AgentRequest } from '../../core/agent/ask';
+import { draftFolder, draftToContinue, parseDraftPath, promptDigest, type DraftAddress } from '../../core/agent/drafts';
+import { composerHeader, newDraft, promptFromDraft } from '../../core/agent/prompt';
+import type { Logger } from '../../core/log';
 
 /** The text each draft was given when opened, by path: a draft still equal to it was never edited. */
 const GENERATED = 'docsAdmin.agentDrafts.generated';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { KeyStore } from './keys';
-import type { Session } from './session';
+import type { KeyStore } from '../session/keys';
+import type { Session } from '../session/environmentSession';
 
 /** When a publish last went all the way through (epoch ms). */
 const PUBLISHED_AT = 'docsAdmin.setup.publishedAt';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/log';
-import { startPreviewServer, type PreviewServer } from '../core/bundle/serve/bundleServer';
-import type { StatusItem, Ui } from './ui';
+import type { Logger } from '../../core/log';
+import { startPreviewServer, type PreviewServer } from '../../core/bundle/serve/bundleServer';
+import type { StatusItem, Ui } from '../ui/ui';
 
 interface Running {
   server: PreviewServer;

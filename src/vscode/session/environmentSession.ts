@@ -1,18 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
-import type { AdminApiClient } from '../core/api/client';
-import type { BundleLinks } from '../core/bundle/links/linkCache';
-import type { BundleShelf } from '../core/bundle/shelf/shelf';
-import { systemClock } from '../core/jobs/clock';
-import { isTerminal, jobKey, type JobKey } from '../core/jobs/trackedJob';
-import type { JobsService, ServiceState, Transition } from '../core/jobs/service';
-import { checkBaseUrl } from '../core/links';
-import type { Logger } from '../core/log';
-import type { Network } from '../core/net/network';
-import { CA_SETTING, networkHints, readConfig, readNetworkSettings } from './config';
+import type { AdminApiClient } from '../../core/api/client';
+import type { BundleLinks } from '../../core/bundle/links/linkCache';
+import type { BundleShelf } from '../../core/bundle/shelf/shelf';
+import { systemClock } from '../../core/jobs/clock';
+import { isTerminal, jobKey, type JobKey } from '../../core/jobs/trackedJob';
+import type { JobsService, ServiceState, Transition } from '../../core/jobs/service';
+import { checkBaseUrl } from '../../core/links';
+import type { Logger } from '../../core/log';
+import type { Network } from '../../core/net/network';
+import { CA_SETTING, networkHints, readConfig, readNetworkSettings } from './extensionConfig';
 import { activeEnvironment, type Environment } from './environments';
-import type { Messages } from './messages';
+import type { Messages } from '../ui/messages';
 import type { KeyStore } from './keys';
 
 export type SessionState = ServiceState['kind'] | 'noProject';
@@ -150,11 +150,11 @@ export class Session implements vscode.Disposable {
     // Loaded here, not at activation: the HTTP client and the validation library are the
     // heaviest part of the bundle, and activation must stay fast.
     const [{ AdminApiClient }, { JobRegistry }, { JobsService }, { BundleLinks }, { BundleShelf }] = await Promise.all([
-      import('../core/api/client.js'),
-      import('../core/jobs/registry.js'),
-      import('../core/jobs/service.js'),
-      import('../core/bundle/links/linkCache.js'),
-      import('../core/bundle/shelf/shelf.js'),
+      import('../../core/api/client.js'),
+      import('../../core/jobs/registry.js'),
+      import('../../core/jobs/service.js'),
+      import('../../core/bundle/links/linkCache.js'),
+      import('../../core/bundle/shelf/shelf.js'),
     ]);
     const network = await this.buildNetwork();
     if (network === undefined) {
@@ -273,7 +273,7 @@ export class Session implements vscode.Disposable {
    * the reason as its message.
    */
   private async buildNetwork(): Promise<Network | undefined> {
-    const [{ Network, NetworkConfigError }, { loadCaFiles }] = await Promise.all([import('../core/net/network.js'), import('../core/net/caFiles.js')]);
+    const [{ Network, NetworkConfigError }, { loadCaFiles }] = await Promise.all([import('../../core/net/network.js'), import('../../core/net/caFiles.js')]);
     const settings = readNetworkSettings();
     const relative = settings.extraCaFiles.filter((p) => !isAbsolute(p));
     const ca = await loadCaFiles(settings.extraCaFiles.filter((p) => isAbsolute(p)), CA_SETTING);

@@ -1,6 +1,6 @@
 /**
  * The one way this extension puts text where VS Code renders it, besides notifications and
- * modal dialogs (src/vscode/messages.ts). A lint rule (eslint.config.mjs) keeps every such sink
+ * modal dialogs (src/vscode/ui/messages.ts). A lint rule (eslint.config.mjs) keeps every such sink
  * of the API to these two files. What each sink does with link syntax, as read in VS Code's
  * source (1.139):
  *
@@ -20,7 +20,7 @@
  * outside text (a server's id or error, a file name) needs no thought at each call.
  */
 import * as vscode from 'vscode';
-import { forMessage, forMessageLines } from '../core/untrusted';
+import { forMessage, forMessageLines } from '../../core/untrusted';
 
 /** A question put to the person (tests read these, and answer or dismiss them in the window). */
 export interface ShownPrompt {
@@ -149,6 +149,31 @@ export class QuickPickBox<T extends vscode.QuickPickItem> implements vscode.Disp
 
   hide(): void {
     this.pick.hide();
+  }
+
+  /**
+   * Shows the pick and waits for its answer: what `accept` makes of an accept (`undefined` keeps
+   * the pick open, a value closes it with that answer), or undefined when it is dismissed. The
+   * pick and `listeners` are disposed when it hides.
+   */
+  answer<R>(accept: () => { value: R } | undefined, listeners: vscode.Disposable[] = []): Promise<R | undefined> {
+    return new Promise<R | undefined>((resolve) => {
+      const subscriptions = [
+        ...listeners,
+        this.onDidAccept(() => {
+          const accepted = accept();
+          if (accepted === undefined) return;
+          resolve(accepted.value);
+          this.hide();
+        }),
+        this.onDidHide(() => {
+          resolve(undefined);
+          for (const s of subscriptions) s.dispose();
+          this.dispose();
+        }),
+      ];
+      this.show();
+    });
   }
 
   dispose(): void {

@@ -3,11 +3,11 @@
  * the session's link cache, a link with enough time left, and how that time reads.
  */
 import * as vscode from 'vscode';
-import type { BundleLinks, IssuedLink } from '../core/bundle/links/linkCache';
-import type { JobKey } from '../core/jobs/trackedJob';
-import { requireService, type Deps } from './commandToolkit';
-import { readConfig } from './config';
-import { formatDuration } from '../core/formatUnits';
+import type { BundleLinks, IssuedLink } from '../../core/bundle/links/linkCache';
+import type { JobKey } from '../../core/jobs/trackedJob';
+import { requireService, type Deps } from '../commandKit/commandToolkit';
+import { readConfig } from '../session/extensionConfig';
+import { formatDuration } from '../../core/formatUnits';
 
 /** "link expires in 59m": on an export's row, and in parentheses in messages about its link. */
 export function describeExpiry(left: number | undefined): string {

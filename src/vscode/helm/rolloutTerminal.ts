@@ -9,9 +9,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
-import { RolloutError } from '../core/helm/publishErrors';
-import { describeArgv, type RolloutArgv } from '../core/helm/rollout';
-import { rolloutEnvironment } from '../core/helm/rolloutProcess';
+import { RolloutError } from '../../core/helm/publishErrors';
+import { describeArgv, type RolloutArgv } from '../../core/helm/rollout';
+import { rolloutEnvironment } from '../../core/helm/rolloutProcess';
 
 /** How the run ended: `undefined` when the program exited 0. */
 export type RolloutEnd = (error: RolloutError | undefined) => void;

@@ -8,7 +8,7 @@
  * whatever a message quotes, nothing in it can be clicked. The raw values go to the log only.
  */
 import * as vscode from 'vscode';
-import { forMessage, forMessageLines } from '../core/untrusted';
+import { forMessage, forMessageLines } from '../../core/untrusted';
 
 export type Severity = 'error' | 'warning' | 'info';
 

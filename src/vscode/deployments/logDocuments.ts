@@ -9,10 +9,10 @@
  * editor whose cursor is on the last line follows the new lines.
  */
 import * as vscode from 'vscode';
-import { deploymentLabel } from '../core/deployments/deploymentLabels';
-import { logDocument } from '../core/deployments/logs';
-import type { JobKey } from '../core/jobs/trackedJob';
-import type { Session } from './session';
+import { deploymentLabel } from '../../core/deployments/deploymentLabels';
+import { logDocument } from '../../core/deployments/logs';
+import type { JobKey } from '../../core/jobs/trackedJob';
+import type { Session } from '../session/environmentSession';
 
 export const LOGS_SCHEME = 'docs-admin-deployment';
 export const LOGS_LANGUAGE = 'docs-admin-deployment-log';

@@ -1,8 +1,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { DeploymentType } from '../core/helm/availability';
-import { extractLimits, type ExtractLimits } from '../core/bundle/extract/limits';
+import type { DeploymentType } from '../../core/helm/availability';
+import { extractLimits, type ExtractLimits } from '../../core/bundle/extract/limits';
 
 export const SECTION = 'docsAdmin';
 
