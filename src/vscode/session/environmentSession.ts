@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import * as vscode from 'vscode';
 import type { AdminApiClient } from '../../core/api/client';
 import type { BundleLinks } from '../../core/bundle/links/linkCache';
@@ -10,10 +8,11 @@ import type { JobsService, ServiceState, Transition } from '../../core/jobs/serv
 import { checkBaseUrl } from '../../core/links';
 import type { Logger } from '../../core/log';
 import type { Network } from '../../core/net/network';
-import { CA_SETTING, networkHints, readConfig, readNetworkSettings } from './extensionConfig';
+import { readConfig } from './extensionConfig';
 import { activeEnvironment, type Environment } from './environments';
 import type { Messages } from '../ui/messages';
 import type { KeyStore } from './keys';
+import { networkFromSettings } from './sessionNetwork';
 
 export type SessionState = ServiceState['kind'] | 'noProject';
 
@@ -266,48 +265,12 @@ export class Session implements vscode.Disposable {
     });
   }
 
-  /**
-   * The proxy and certificates from VS Code's `http.*` settings, the environment and
-   * `docsAdmin.network.extraCaCertificates`. A CA file that cannot be used is named in a
-   * warning (the others still count); a proxy that cannot be used stops the session, with
-   * the reason as its message.
-   */
+  /** The network from the settings (sessionNetwork.ts); a proxy that cannot be used is the session's problem. */
   private async buildNetwork(): Promise<Network | undefined> {
-    const [{ Network, NetworkConfigError }, { loadCaFiles }] = await Promise.all([import('../../core/net/network.js'), import('../../core/net/caFiles.js')]);
-    const settings = readNetworkSettings();
-    const relative = settings.extraCaFiles.filter((p) => !isAbsolute(p));
-    const ca = await loadCaFiles(settings.extraCaFiles.filter((p) => isAbsolute(p)), CA_SETTING);
-    const problems = [...relative.map((p) => vscode.l10n.t('The CA certificate file "{0}" (in {1}) was not used: give its full path.', p, CA_SETTING)), ...ca.problems];
-    let network: Network | undefined;
-    try {
-      network = new Network(
-        {
-          proxy: settings.proxy,
-          noProxy: settings.noProxy,
-          proxyAuthorization: settings.proxyAuthorization,
-          strictSSL: settings.strictSSL,
-          extraCa: ca.certificates,
-          systemCa: settings.systemCertificates,
-          hints: networkHints(),
-        },
-        { env: process.env, readFile: (path) => readFileSync(path, 'utf8') },
-      );
-      this.log.info(`Network: ${network.describe()}.`);
-    } catch (error) {
-      if (!(error instanceof NetworkConfigError)) throw error;
-      this.problem = error.message;
-      problems.push(error.message);
-    }
-    for (const problem of problems) this.log.warn(problem);
-    const shown = problems.join('\n');
-    if (shown !== this.shownNetworkProblems && problems.length > 0) {
-      const openSettings = vscode.l10n.t('Open Settings');
-      void this.messages.warn(problems.join(' '), openSettings).then((choice) => {
-        if (choice === openSettings) void vscode.commands.executeCommand('workbench.action.openSettings', network === undefined ? 'http.proxy' : CA_SETTING);
-      });
-    }
-    this.shownNetworkProblems = shown;
-    return network;
+    const built = await networkFromSettings({ log: this.log, messages: this.messages }, this.shownNetworkProblems);
+    this.shownNetworkProblems = built.shown;
+    if (built.problem !== undefined) this.problem = built.problem;
+    return built.network;
   }
 
   /**
