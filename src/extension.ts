@@ -22,7 +22,7 @@ import * as help from './vscode/commands/help';
 import * as importBundle from './vscode/commands/importBundle';
 import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
-import * as previewBundle from './vscode/commands/previewBundle';
+import * as previewBundle from './vscode/commands/serveBundle';
 import * as publish from './vscode/commands/publish';
 import * as readersAskAgent from './vscode/commands/readersAskAgent';
 import * as readersOpenPage from './vscode/commands/readersOpenPage';

@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     await painted(page);
     await page.screenshot({ path: join(SHOTS, 'command-palette.png') });
     // The list is virtual: ask for each command by name.
-    for (const title of ['Set Admin Key', 'Track Agent Job…', 'Ask Agent…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Preview Bundle']) {
+    for (const title of ['Set Admin Key', 'Track Agent Job…', 'Ask Agent…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Serve Bundle Locally']) {
       await page.locator('.quick-input-widget input').fill(`>Docs Admin: ${title}`);
       const shown = await expectText(page, '.quick-input-widget .monaco-list', new RegExp(`Docs Admin: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), `"Docs Admin: ${title}" in the palette`);
       if (!shown.includes(title)) throw new Error(`UI check: the palette lacks "Docs Admin: ${title}"`);

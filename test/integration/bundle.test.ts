@@ -260,7 +260,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
     }
   });
 
-  it('Preview Bundle serves the folder on loopback with the export rewrite, and stops when its tab closes', async () => {
+  it('Serve Bundle Locally serves the folder on loopback with the export rewrite, and stops when its tab closes', async () => {
     const url = await vscode.commands.executeCommand<string>('docsAdmin.export.previewBundle', part('folder'));
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
     const page = await fetch(new URL('guides/install', url));

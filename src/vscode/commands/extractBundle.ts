@@ -126,7 +126,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       deps.log.info(`Extracted ${source} into ${target}: ${summary.files} files, ${described.headline} (${described.types}).`);
       if (summary.duplicates.length > 0) deps.log.warn(`The bundle named ${summary.duplicates.length} file(s) more than once; the last copy of each was kept: ${summary.duplicates.slice(0, 10).join(', ')}`);
       if (jobId !== undefined) await deps.session.shelf?.update(jobId, { archive: source, folder: target, summary: toSummary(summary), extractedAt: Date.now() });
-      const preview = vscode.l10n.t('Preview');
+      const preview = vscode.l10n.t('Serve Locally');
       const reveal = vscode.l10n.t('Reveal');
       void deps.messages.info(vscode.l10n.t('Extracted {0} to {1}.', described.headline, target), preview, reveal).then((choice) => {
         if (choice === preview) void vscode.commands.executeCommand('docsAdmin.export.previewBundle', row ?? fromCode({ folder: target }));

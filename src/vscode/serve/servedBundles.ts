@@ -24,7 +24,7 @@ export class PreviewManager implements vscode.Disposable {
     ui: Ui,
   ) {
     this.item = ui.statusItem('docsAdmin.preview', vscode.StatusBarAlignment.Left, 49);
-    this.item.name = vscode.l10n.t('Docs Admin: bundle preview');
+    this.item.name = vscode.l10n.t('Docs Admin: bundle served locally');
     this.item.command = 'docsAdmin.preview.stop';
     this.subscriptions.push(vscode.window.tabGroups.onDidChangeTabs((e) => this.tabsChanged(e)));
   }

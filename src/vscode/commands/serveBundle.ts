@@ -12,7 +12,7 @@ async function isFolder(path: string): Promise<boolean> {
   );
 }
 
-/** Preview Bundle and Stop Bundle Preview. */
+/** Serve Bundle Locally and Stop Serving Bundle (a local preview of an extracted bundle; Preview Branch… is the platform's). */
 export function register(deps: Deps): vscode.Disposable[] {
   const { previews } = deps;
   return [
@@ -26,17 +26,17 @@ export function register(deps: Deps): vscode.Disposable[] {
         label = job.domain ?? job.snapshot?.domain ?? job.id;
         if (folder === undefined) throw new Error(vscode.l10n.t('Extract the bundle first (Download Bundle, then Extract Bundle).'));
       } else if (isFromCode(node) && typeof (node as { folder?: unknown }).folder === 'string') {
-        // A folder named by code (Extract's "Preview"); from a link it would serve any folder on loopback.
+        // A folder named by code (Extract's "Serve Locally"); from a link it would serve any folder on loopback.
         folder = (node as { folder: string }).folder;
       } else if (node !== undefined && node !== null) {
         throw fromOutside('docsAdmin.export.previewBundle');
       } else {
         const picked = await deps.ui.openDialog({
-          title: vscode.l10n.t('Docs Admin: preview an extracted bundle'),
+          title: vscode.l10n.t('Docs Admin: serve an extracted bundle locally'),
           canSelectFiles: false,
           canSelectFolders: true,
           canSelectMany: false,
-          openLabel: vscode.l10n.t('Preview'),
+          openLabel: vscode.l10n.t('Serve'),
         });
         folder = picked?.[0]?.fsPath;
         if (folder === undefined) return undefined;
@@ -49,7 +49,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       if (running.length <= 1) return previews.stop();
       const picked = await deps.ui.quickPick(
         [{ label: vscode.l10n.t('Stop all'), folder: undefined as string | undefined }, ...running.map((r) => ({ label: r.label, description: r.url, detail: r.folder, folder: r.folder }))],
-        { title: vscode.l10n.t('Docs Admin: stop a bundle preview') },
+        { title: vscode.l10n.t('Docs Admin: stop serving a bundle') },
       );
       if (picked === undefined) return 0;
       return previews.stop(picked.folder);
