@@ -1,9 +1,10 @@
 /**
- * The benchmark figures the README and BENCHMARKS.md quote are those of the committed results
+ * The benchmark figures docs/features.md and BENCHMARKS.md quote are those of the committed results
  * files (issue 28, part 3): each is recounted here from `bench/results*.json` or the committed
  * profile, formatted as the text writes it, and looked up in the text. A figure changed in the
  * text without a results file to match, or a results file rerun without the text, fails; so does
- * a ratio in the README's polling or extraction bullet that no results file holds.
+ * a ratio in the features page's polling or extraction bullet that no results file holds. (The
+ * README itself quotes no benchmark figure: issue 36 moved them to docs/features.md.)
  *
  * The download's figures (issue 26, bench/results-download.json) are recounted in
  * benchmarkClaimsDownload.test.ts.
@@ -66,20 +67,20 @@ function includes(doc: string, text: string, fragment: string): void {
 /** The ratios ("0.31x") quoted in a part of the text. */
 const ratiosIn = (text: string) => [...text.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)x\b/g)].map((m) => `${m[1] ?? ''}x`);
 
-/** The README bullet that starts with `**title**`, as plain text. */
-function bullet(readme: string, title: string): string {
-  const start = readme.indexOf(`- **${title}`);
-  assert.ok(start >= 0, `the README has a bullet "${title}"`);
-  const end = readme.indexOf('\n- ', start + 1);
-  return plain(readme.slice(start, end < 0 ? undefined : end));
+/** The features page's bullet that starts with `**title**`, as plain text. */
+function bullet(page: string, title: string): string {
+  const start = page.indexOf(`- **${title}`);
+  assert.ok(start >= 0, `docs/features.md has a bullet "${title}"`);
+  const end = page.indexOf('\n- ', start + 1);
+  return plain(page.slice(start, end < 0 ? undefined : end));
 }
 
-describe('benchmark figures in the README and BENCHMARKS.md are those of the committed results', () => {
+describe('benchmark figures in docs/features.md and BENCHMARKS.md are those of the committed results', () => {
   const full = results('bench/results.json');
   const seed1 = results('bench/results-polling-seed1.json');
   const seed1Before = results('bench/results-polling-seed1-before.json');
   const pollingAlone = results('bench/results-polling.json');
-  const readme = read('README.md');
+  const features = read('docs/features.md');
   const benchmarks = plain(read('BENCHMARKS.md'));
   const polling = bench(full, 'polling');
   const POLLER = 'fixed 10 s poller';
@@ -98,8 +99,8 @@ describe('benchmark figures in the README and BENCHMARKS.md are those of the com
   };
   const triple = (w: ReturnType<typeof workload>) => `${x(w.requests.ratio)} / ${x(w.p50.ratio)} / ${x(w.p95.ratio)}`;
 
-  describe('the README', () => {
-    const text = bullet(readme, 'Status that refreshes by itself');
+  describe('docs/features.md', () => {
+    const text = bullet(features, 'Status that refreshes by itself');
 
     it('quotes polling per workload, requests / median / p95 against the 10 s poller (bench/results.json, results-polling-seed1.json)', () => {
       const rows: [string, ReturnType<typeof workload>][] = [
@@ -110,9 +111,9 @@ describe('benchmark figures in the README and BENCHMARKS.md are those of the com
         ['move in bursts,', workload(full, 'bursts')],
         ['not tuned on,', workload(seed1, 'bursts')],
       ];
-      for (const [label, w] of rows) includes('README', text, `${label} ${triple(w)}`);
+      for (const [label, w] of rows) includes('docs/features.md', text, `${label} ${triple(w)}`);
       const agents = workload(full, 'steady', 'agent');
-      includes('README', text, `Agent jobs, which report no progress: ${x(agents.requests.ratio)} / ${x(agents.p50.ratio)}, a median delay of about 5 s`);
+      includes('docs/features.md', text, `Agent jobs, which report no progress: ${x(agents.requests.ratio)} / ${x(agents.p50.ratio)}, a median delay of about 5 s`);
       assert.ok(Math.abs(agents.p50.ours - 5) < 0.5, `a median of about 5 s: ${agents.p50.ours}`);
     });
 
@@ -121,20 +122,20 @@ describe('benchmark figures in the README and BENCHMARKS.md are those of the com
         const w = workload(full, name);
         for (const m of [w.requests, w.p50, w.p95]) assert.ok((m.ratio ?? 1) <= 1 / 3, `${m.metric}: ${m.ratio}`);
       }
-      includes('README', text, 'a third of the requests or less, with a third of the delay or less. Not so for exports that stall');
+      includes('docs/features.md', text, 'a third of the requests or less, with a third of the delay or less. Not so for exports that stall');
       for (const w of [workload(full, 'stalls'), workload(full, 'bursts')]) {
         assert.ok(Math.abs((w.requests.ratio ?? 0) - 0.5) < 0.05, `about half the requests: ${w.requests.ratio}`);
         assert.ok((w.p95.ratio ?? 0) > 1, `slowest ends later than the poller's: ${w.p95.ratio}`);
       }
       assert.ok((workload(seed1, 'bursts').p50.ratio ?? 0) > 1, 'on the held-out seed the median too');
-      includes('README', text, 'about half the requests, and their slowest ends (on that seed, the median too) are seen later than the poller sees them');
+      includes('docs/features.md', text, 'about half the requests, and their slowest ends (on that seed, the median too) are seen later than the poller sees them');
     });
 
     it('quotes no polling ratio that the results do not hold', () => {
       const held = new Set(['steady', 'long queue', 'stalls', 'bursts', 'uneven'].flatMap((n) => triple(workload(full, n)).split(' / ')));
       for (const r of triple(workload(seed1, 'bursts')).split(' / ')) held.add(r);
       held.add('1.00x');
-      for (const r of ratiosIn(text)) assert.ok(held.has(r), `${r} in the README's polling bullet is in no results file`);
+      for (const r of ratiosIn(text)) assert.ok(held.has(r), `${r} in the features page's polling bullet is in no results file`);
     });
 
     it("tells the editor's extraction from the CLI's: 1.71x and 1.44x tar -xzf in the same run, 30 ms of the editor's thread (bench/results.json)", () => {
@@ -143,11 +144,15 @@ describe('benchmark figures in the README and BENCHMARKS.md are those of the com
       const cli = measure(extract, 'CLI extraction time, whole process, on disk (/tmp)');
       const thread = measure(extract, 'extension path: main-thread CPU time');
       const files = noteOf(extract, /^(\d+) files/)[1] ?? '';
-      const text = bullet(readme, 'Extract Bundle');
-      includes('README', text, `its thread spent ${thread.ours} ms of CPU on ${Number(files).toLocaleString('en-US')} files in the last full benchmark run`);
-      includes('README', text, `the editor's extraction took ${x(editor.ratio)} the time of a whole \`tar -xzf\` process, the CLI's \`export extract\` as a whole process ${x(cli.ratio)}`);
+      const text = bullet(features, 'Extract Bundle');
+      includes('docs/features.md', text, `its thread spent ${thread.ours} ms of CPU on ${Number(files).toLocaleString('en-US')} files in the last full benchmark run`);
+      includes('docs/features.md', text, `the editor's extraction took ${x(editor.ratio)} the time of a whole \`tar -xzf\` process, the CLI's \`export extract\` as a whole process ${x(cli.ratio)}`);
       assert.deepEqual(ratiosIn(text).sort(), [x(editor.ratio), x(cli.ratio)].sort(), 'no other ratio in the bullet');
     });
+  });
+
+  it('the README quotes no benchmark figure: they are in docs/features.md, recounted here', () => {
+    assert.deepEqual(ratiosIn(plain(read('README.md'))), []);
   });
 
   describe('BENCHMARKS.md', () => {

@@ -1,5 +1,5 @@
 /**
- * The download's benchmark figures (issue 26) in BENCHMARKS.md and the README are those of the
+ * The download's benchmark figures (issue 26) in BENCHMARKS.md and docs/features.md are those of the
  * committed `bench/results-download.json`: each is recounted here from the file, formatted as the
  * text writes it, and looked up in the text (as benchmarkClaims.test.ts does for polling,
  * extraction and startup). A figure changed in the text without the file, or the file rerun
@@ -25,7 +25,7 @@ interface DownloadResults {
 const file = JSON.parse(read('bench/results-download.json')) as DownloadResults;
 const download = file.results.find((r) => r.name === 'download');
 const benchmarks = plain(read('BENCHMARKS.md'));
-const readme = plain(read('README.md'));
+const features = plain(read('docs/features.md'));
 
 function measure(prefix: string): Measure {
   const found = download?.measures.find((m) => m.metric.startsWith(prefix));
@@ -102,7 +102,7 @@ describe("the download's benchmark figures are those of bench/results-download.j
     includes('BENCHMARKS.md', benchmarks, `| ${mib(rss.ours)} MiB (${mib(rss.min)}-${mib(rss.max)}) | | | <= 64 MiB (issue 16's) | ${met(rss)} |`);
   });
 
-  it('"Goals not met" and the README quote the same medians and spreads', () => {
+  it('"Goals not met" and docs/features.md quote the same medians and spreads', () => {
     const span = (values: number[], format: (v: number) => string) => `${format(Math.min(...values))}-${format(Math.max(...values))}`;
     const walls = CASES.map((c) => c.wall.ratio ?? NaN);
     const cpus = CASES.map((c) => c.cpu.ratio ?? NaN);
@@ -118,6 +118,6 @@ describe("the download's benchmark figures are those of bench/results-download.j
     includes('BENCHMARKS.md', benchmarks, `Capped store >= 3x curl: ${ratio(capped)}`);
     const editor = measure('editor (extension host), https: peak RSS growth');
     includes('BENCHMARKS.md', benchmarks, `(issue 16's goal): ${mib(editor.ours)} MiB (${mib(editor.min)}-${mib(editor.max)})`);
-    includes('README.md', readme, `${span(walls, f1)}x its wall time, ${span(cpus, f1)}x its CPU, a peak of ${span(rss, r0)} MiB for the CLI`);
+    includes('docs/features.md', features, `${span(walls, f1)}x its wall time, ${span(cpus, f1)}x its CPU, a peak of ${span(rss, r0)} MiB for the CLI`);
   });
 });
