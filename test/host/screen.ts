@@ -9,7 +9,10 @@
  *
  * And its hands: a suite that must answer the window as a person would (press Escape on a modal
  * dialog, type into an input box) writes what to do to `<file>.hands`; the next reading does it
- * with the real keyboard and removes the file.
+ * with the real keyboard and removes the file. A suite that must know every row of the open
+ * quick input (the command palette's, say: a virtual list draws only the rows on screen) asks
+ * for them (`{ listQuickInput: true }`): the hands make the window tall enough to draw them all,
+ * and write its rows, in order, to `<file>.list`.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from './browser';
@@ -39,7 +42,46 @@ export interface Screen {
 }
 
 /** What the suite asks the hands to do, in order. */
-export type HandsAction = { press: string } | { type: string };
+export type HandsAction = { press: string } | { type: string } | { listQuickInput: true };
+
+/** A row of the quick input: its item's id (a command's, in the palette) and its label. */
+export interface QuickInputRow {
+  id: string;
+  label: string;
+}
+
+/**
+ * Every row of the open quick input, in order. Its list draws only the rows that fit on screen,
+ * each with its place (`aria-posinset`) and the list's length (`aria-setsize`), and its height is
+ * a share of the window's: the window is made taller (as on a tall screen) until every row is
+ * drawn, then given its size back. (Scrolling does not serve: in the headless window the list does
+ * not follow the keyboard's focus, and the wheel moves it a few rows at a time.)
+ */
+export async function listQuickInput(page: Page): Promise<QuickInputRow[]> {
+  const read = () =>
+    page.locator('.quick-input-widget .monaco-list-row').evaluateAll((elements) =>
+      elements.map((row) => ({
+        at: Number(row.getAttribute('aria-posinset')),
+        of: Number(row.getAttribute('aria-setsize')),
+        id: row.querySelector('[data-quick-input-id]')?.getAttribute('data-quick-input-id') ?? '',
+        label: row.getAttribute('aria-label') ?? '',
+      })),
+    );
+  const size = page.viewportSize();
+  let rows = await read();
+  try {
+    for (let height = size?.height ?? 800; rows.length > 0 && rows.length < (rows[0]?.of ?? 0); ) {
+      if (height >= 16_000) throw new Error(`the quick input draws ${rows.length} of its ${rows[0]?.of ?? 0} rows in a window 16,000 pixels tall`);
+      height *= 2;
+      await page.setViewportSize({ width: size?.width ?? 1280, height });
+      await page.waitForTimeout(300);
+      rows = await read();
+    }
+  } finally {
+    if (size !== null) await page.setViewportSize(size);
+  }
+  return rows.sort((a, b) => a.at - b.at).map(({ id, label }) => ({ id, label }));
+}
 
 /** Starts watching; the returned function stops it (after one last reading). */
 export function watchScreen(page: Page, file: string): () => Promise<void> {
@@ -53,7 +95,8 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
     const actions = JSON.parse(readFileSync(hands, 'utf8')) as HandsAction[];
     for (const action of actions) {
       if ('press' in action) await page.keyboard.press(action.press);
-      else await page.keyboard.type(action.type);
+      else if ('type' in action) await page.keyboard.type(action.type);
+      else writeFileSync(`${file}.list`, JSON.stringify(await listQuickInput(page)));
     }
     rmSync(hands, { force: true });
   };

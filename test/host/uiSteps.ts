@@ -17,12 +17,24 @@ export async function expectText(page: Page, selector: string, pattern: RegExp, 
   throw new Error(`UI check: ${what} not seen (wanted ${String(pattern)}, last saw ${JSON.stringify(redactSecrets(last).slice(0, 300))})`);
 }
 
-/** Runs a command from the palette by its full title. */
+/**
+ * Runs a command from the palette by its full title. The palette lists what fits the moment (the
+ * context keys the extension sets: after a reload, a moment after its views fill), and lists it
+ * as it was when it opened: until the command shows, the palette is opened again.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(escapeRegExp(title)), `"${title}" in the palette`);
+  const until = Date.now() + 20_000;
+  for (;;) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(`>${title}`);
+    try {
+      await expectText(page, '.quick-input-widget .monaco-list', new RegExp(escapeRegExp(title)), `"${title}" in the palette`, Math.max(1_000, Math.min(3_000, until - Date.now())));
+      break;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
