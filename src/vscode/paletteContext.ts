@@ -29,7 +29,7 @@ export class PaletteContext implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   private shown: Partial<PaletteNeeds> = {};
   private keySet = false;
-  private pending: Promise<void> = Promise.resolve();
+  private pending: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: Session,
@@ -44,10 +44,18 @@ export class PaletteContext implements vscode.Disposable {
     void this.update(true);
   }
 
-  /** Recomputes the keys (serialised: reading the key is asynchronous); resolves once they are set. */
+  /**
+   * Recomputes the keys (serialised: reading the key is asynchronous); resolves once the window has
+   * them. The next reading does not wait for the window: each key's round trip to it can take a
+   * while on a busy window (a reload's first seconds), and the last value sent is the one it keeps.
+   */
   update(readKey = true): Promise<void> {
-    this.pending = this.pending.then(() => this.apply(readKey)).catch(() => undefined);
-    return this.pending;
+    const applied = this.pending.then(() => this.apply(readKey));
+    this.pending = applied.catch(() => undefined);
+    return applied.then((sent) => Promise.all(sent)).then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** The keys as last set, for tests. */
@@ -55,7 +63,8 @@ export class PaletteContext implements vscode.Disposable {
     return { ...this.shown };
   }
 
-  private async apply(readKey: boolean): Promise<void> {
+  /** Sends the keys that changed; answers their round trips to the window. */
+  private async apply(readKey: boolean): Promise<Thenable<unknown>[]> {
     if (readKey) {
       try {
         this.keySet = (await this.keys.get(this.session.environment.id)) !== undefined;
@@ -75,11 +84,13 @@ export class PaletteContext implements vscode.Disposable {
       bundleExtracted: exports.some((j) => shelf?.get(j.id)?.folder !== undefined),
       deploymentTracked: jobs.some((j) => j.kind === 'deployment'),
     };
+    const sent: Thenable<unknown>[] = [];
     for (const [name, value] of Object.entries(next) as [keyof PaletteNeeds, boolean][]) {
       if (this.shown[name] === value) continue;
       this.shown[name] = value;
-      await vscode.commands.executeCommand('setContext', `docsAdmin.${name}`, value);
+      sent.push(vscode.commands.executeCommand('setContext', `docsAdmin.${name}`, value));
     }
+    return sent;
   }
 
   dispose(): void {

@@ -1,6 +1,7 @@
 /** What the UI checks do in the page, as a person would: wait for a text, run a palette command. */
 import { redactSecrets } from '../../src/core/redact';
 import type { Page } from './browser';
+import { listQuickInput, type QuickInputRow } from './screen';
 
 /** Waits until the first element matching `selector` shows text matching `pattern`; answers that text. */
 export async function expectText(page: Page, selector: string, pattern: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
@@ -40,4 +41,26 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Every row the palette lists for `query` (two readings alike: the list is filtered and drawn),
+ * then the palette closed. Its list draws only what fits: listQuickInput makes room.
+ */
+export async function paletteRows(page: Page, query: string): Promise<QuickInputRow[]> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${query}`);
+  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(escapeRegExp(query)), `rows for "${query}" in the palette`);
+  let last = '';
+  for (let until = Date.now() + 20_000; ; ) {
+    const rows = await listQuickInput(page);
+    const seen = JSON.stringify(rows);
+    if (seen === last) {
+      await page.keyboard.press('Escape');
+      return rows;
+    }
+    if (Date.now() > until) throw new Error(`UI check: the palette's rows for "${query}" did not settle (last: ${seen})`);
+    last = seen;
+  }
 }
