@@ -8,11 +8,13 @@
  * its eyes.
  *
  * And its hands: a suite that must answer the window as a person would (press Escape on a modal
- * dialog, type into an input box) writes what to do to `<file>.hands`; the next reading does it
- * with the real keyboard and removes the file. A suite that must know every row of the open
- * quick input (the command palette's, say: a virtual list draws only the rows on screen) asks
- * for them (`{ listQuickInput: true }`): the hands make the window tall enough to draw them all,
- * and write its rows, in order, to `<file>.list`.
+ * dialog, type into an input box) writes what to do to `<file>.hands`; the next round does it
+ * with the real keyboard, reads the window, and only then removes the file: once it is gone, the
+ * screen file shows the window as it was after the keys (an empty list of actions is a reading
+ * the suite can wait for). A suite that must know every row of the open quick input (the command
+ * palette's, say: a virtual list draws only the rows on screen) asks for them
+ * (`{ listQuickInput: true }`): the hands make the window tall enough to draw them all, and write
+ * its rows, in order, to `<file>.list`.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from './browser';
@@ -74,8 +76,13 @@ export async function listQuickInput(page: Page): Promise<QuickInputRow[]> {
       if (height >= 16_000) throw new Error(`the quick input draws ${rows.length} of its ${rows[0]?.of ?? 0} rows in a window 16,000 pixels tall`);
       height *= 2;
       await page.setViewportSize({ width: size?.width ?? 1280, height });
-      await page.waitForTimeout(300);
-      rows = await read();
+      // The list lays itself out again on the resize: wait for it to draw more rows (or all).
+      const before = rows.length;
+      for (const deadline = Date.now() + 10_000; rows.length <= before && rows.length < (rows[0]?.of ?? 0); ) {
+        if (Date.now() > deadline) throw new Error(`the quick input drew no more than ${before} rows in a window ${height} pixels tall`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        rows = await read();
+      }
     }
   } finally {
     if (size !== null) await page.setViewportSize(size);
@@ -89,16 +96,17 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
   const links = new Map<string, { href: string; text: string }>();
   let now: Screen['now'] = { quickInput: false, dialog: false, notificationCentre: false, notifications: 0 };
   let stopped = false;
-  const act = async () => {
-    const hands = `${file}.hands`;
-    if (!existsSync(hands)) return;
+  const hands = `${file}.hands`;
+  /** Does what the suite asked; whether it asked. */
+  const act = async (): Promise<boolean> => {
+    if (!existsSync(hands)) return false;
     const actions = JSON.parse(readFileSync(hands, 'utf8')) as HandsAction[];
     for (const action of actions) {
       if ('press' in action) await page.keyboard.press(action.press);
       else if ('type' in action) await page.keyboard.type(action.type);
       else writeFileSync(`${file}.list`, JSON.stringify(await listQuickInput(page)));
     }
-    rmSync(hands, { force: true });
+    return true;
   };
   const read = async () => {
     let grew = false;
@@ -138,8 +146,13 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
   };
   const loop = (async () => {
     while (!stopped) {
-      await act().catch((error: unknown) => console.error(`screen: the hands failed: ${error instanceof Error ? error.message : String(error)}`));
+      const acted = await act().catch((error: unknown) => {
+        console.error(`screen: the hands failed: ${error instanceof Error ? error.message : String(error)}`);
+        return true;
+      });
       await read();
+      // Done, and the window read after it: the suite may look now.
+      if (acted) rmSync(hands, { force: true });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();

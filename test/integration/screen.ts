@@ -66,7 +66,10 @@ export async function quickInputRows(): Promise<{ id: string; label: string }[]>
   return JSON.parse(readFileSync(list, 'utf8')) as { id: string; label: string }[];
 }
 
-/** Presses keys and types text in the window, as a person would, and waits until it is done. */
+/**
+ * Presses keys and types text in the window, as a person would, and waits until it is done and
+ * the window has been read after it (what the screen functions say is then as of that moment).
+ */
 export async function hands(...actions: ({ press: string } | { type: string } | { listQuickInput: true })[]): Promise<void> {
   const file = `${screenFile()}.hands`;
   writeFileSync(`${file}.partial`, JSON.stringify(actions));
@@ -76,4 +79,9 @@ export async function hands(...actions: ({ press: string } | { type: string } | 
     if (Date.now() > until) assert.fail('the test host did not act on the window within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Waits for a whole reading of the window that began after now: everything on screen now (texts, links) is in what the screen functions say. */
+export function screenRead(): Promise<void> {
+  return hands();
 }
