@@ -100,12 +100,12 @@ describe('the command palette shows the Docs Admin commands that fit the moment'
     await sim.stop();
   });
 
-  it('before anything is set up: the commands that set an environment up, Get Started, Show Feature Availability and Show Logs', async () => {
+  it(`before anything is set up: the ${SETUP.length} commands that set an environment up, Get Started, Show Feature Availability and Show Logs`, async () => {
     assert.deepEqual(await palette(), [...SETUP].sort());
     assert.ok(readme.includes(`Before an environment is set up it holds ${SETUP.length} Docs Admin commands`), `the README says ${SETUP.length}`);
   });
 
-  it('once the base URL, the project id and the key are set: the commands that need the project, and Clear Admin Key', async () => {
+  it(`once the base URL, the project id and the key are set: ${CONFIGURED.length}, with the commands that need the project and Clear Admin Key`, async () => {
     assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: sim.baseUrl })), true);
     assert.equal(await vscode.commands.executeCommand('docsAdmin.projectId.set', fromCode({ value: sim.projectId })), true);
     await waitFor('the no-key state', () => api.session.state === 'noKey');
@@ -116,7 +116,7 @@ describe('the command palette shows the Docs Admin commands that fit the moment'
     assert.ok(readme.includes(`Once the base URL, the project id and the key are set, ${CONFIGURED.length};`), `the README says ${CONFIGURED.length}`);
   });
 
-  it('a completed export and a deployment bring the commands that need one; a command that acts on one row never shows', async () => {
+  it(`a completed export and a deployment bring the commands that need one (${WITH_JOBS.length} then); a command that acts on one row never shows`, async () => {
     await vscode.commands.executeCommand('docsAdmin.export.start', fromCode({ value: 'docs.acme.dev' }));
     const deployment = sim.addDeployment({ kind: 'production', queuedMs: 0, durationMs: 1, outcome: 'success' });
     await vscode.commands.executeCommand('docsAdmin.deployment.track', fromCode({ value: String(deployment._id) }));
