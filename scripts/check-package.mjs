@@ -3,10 +3,11 @@
 //   --out <file>  also writes the package's size as a benchmark results file
 //                 (bench/results-package.json), which BENCHMARKS.md's table quotes.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import MarkdownIt from 'markdown-it';
 import { readVSIXPackage } from 'ovsx/lib/zip.js';
 import yauzl from 'yauzl';
 import { sh } from './ensure-deps.mjs';
@@ -43,6 +44,31 @@ function zipEntries(path) {
   });
 }
 
+/** The text of one file of a zip. */
+function zipText(path, name) {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('entry', (entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return reject(err);
+          const chunks = [];
+          stream.on('data', (c) => chunks.push(c));
+          stream.on('end', () => {
+            zip.close();
+            resolve(Buffer.concat(chunks).toString('utf8'));
+          });
+          stream.on('error', reject);
+        });
+      });
+      zip.on('end', () => reject(new Error(`${path} holds no ${name}`)));
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
 sh('npm', ['run', '--silent', 'package']);
 const names = await zipEntries(VSIX);
 // Open VSX takes the namespace and name from the package's own manifest (ovsx publish reads it
@@ -60,13 +86,11 @@ const missing = REQUIRED.filter((required) => !names.some((name) => name.toLower
 const size = statSync(join(process.cwd(), VSIX)).size;
 console.log(`${VSIX}: ${names.length} files, ${(size / 1024).toFixed(1)} KiB`);
 for (const name of names) console.log(`  ${name}`);
-// The goal was 400 KiB; it is missed, and this gate now only stops growth beyond what is
-// measured. 400 KiB until reader analytics (issue 30, +22 KiB: main 402.4 -> 424.3 KiB); then
-// the language-model tools, the deep links and the release section (issue 31) and the download
-// check (issue 26): 440.9 KiB on 2026-11-27. Half of dist/extension.js is undici (524 of 1,053 KB
-// minified): that is where the next saving lies. See BENCHMARKS.md ("Size").
-const LIMIT_KIB = 450;
-/** The size goal of the .vsix (missed since reader analytics: BENCHMARKS.md). */
+// The goal, 400 KiB (issue 36): met by the README's move to docs/ (its pages stay on GitHub) and
+// by loading undici's dispatchers without its index (src/core/net/undiciParts.ts). Above it, the
+// check fails. `--out` records the size for BENCHMARKS.md's table.
+const LIMIT_KIB = 400;
+/** The size goal of the .vsix (issue 36): the limit above, which the check enforces. */
 const GOAL_KIB = 400;
 
 const { values: flags } = parseArgs({ options: { out: { type: 'string' } } });
@@ -104,7 +128,7 @@ if (flags.out !== undefined) {
   console.log(`results written to ${flags.out}`);
 }
 if (size > LIMIT_KIB * 1024) {
-  console.error(`${VSIX} is ${(size / 1024).toFixed(1)} KiB, over the ${LIMIT_KIB} KiB limit (the goal, 400 KiB, is already missed: see BENCHMARKS.md).`);
+  console.error(`${VSIX} is ${(size / 1024).toFixed(1)} KiB, over the ${LIMIT_KIB} KiB limit. \`unzip -v ${VSIX}\` lists what each file costs.`);
   process.exit(1);
 }
 if (unexpected.length > 0 || missing.length > 0) {
@@ -113,8 +137,8 @@ if (unexpected.length > 0 || missing.length > 0) {
   process.exit(1);
 }
 
-// The README is the marketplace page: every command and every setting the manifest contributes
-// must be in it (a command by its title, a setting by its key).
+// The reference pages name every command and every setting the manifest contributes: docs/commands.md
+// a command by its title, docs/settings.md a setting by its key (the README shows the main ones).
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
 let nls = {};
 try {
@@ -123,17 +147,48 @@ try {
   // Not localised yet: titles are plain text.
 }
 const resolve = (value) => (typeof value === 'string' ? value.replace(/^%([^%]+)%$/, (_m, key) => nls[key] ?? value) : '');
-const readme = readFileSync('README.md', 'utf8');
+const commandsPage = readFileSync('docs/commands.md', 'utf8');
+const settingsPage = readFileSync('docs/settings.md', 'utf8');
 const absent = [];
 for (const cmd of manifest.contributes.commands) {
   const title = resolve(cmd.title);
-  if (!readme.includes(title)) absent.push(`command "${title}" (${cmd.command})`);
+  if (!commandsPage.includes(title)) absent.push(`docs/commands.md: command "${title}" (${cmd.command})`);
 }
 for (const config of [manifest.contributes.configuration].flat()) {
-  for (const key of Object.keys(config.properties)) if (!readme.includes(`\`${key}\``)) absent.push(`setting \`${key}\``);
+  for (const key of Object.keys(config.properties)) if (!settingsPage.includes(`\`${key}\``)) absent.push(`docs/settings.md: setting \`${key}\``);
 }
 if (absent.length > 0) {
-  console.error(`README.md does not mention:\n${absent.map((a) => `  - ${a}`).join('\n')}`);
+  console.error(`The reference pages do not mention:\n${absent.map((a) => `  - ${a}`).join('\n')}`);
   process.exit(1);
 }
-console.log(`README.md: every command (${manifest.contributes.commands.length}) and setting is described`);
+console.log(`docs/commands.md and docs/settings.md: every command (${manifest.contributes.commands.length}) and setting is described`);
+
+// The README as the Marketplace shows it: vsce rewrote its relative links to this repository on
+// GitHub (\`blob/HEAD/<path>\`, images \`raw/HEAD/<path>\`). Each must lead to a file of this
+// repository (its headings are checked by test/unit/docs.test.ts), or be in-page or https:.
+const packedReadme = await zipText(VSIX, names.find((n) => n.toLowerCase() === 'extension/readme.md'));
+const repository = manifest.repository.url.replace(/\.git$/, '');
+const links = [];
+const walk = (tokens) => {
+  for (const token of tokens) {
+    if (token.type === 'link_open') links.push(token.attrGet('href') ?? '');
+    if (token.type === 'image') links.push(token.attrGet('src') ?? '');
+    if (token.children) walk(token.children);
+  }
+};
+walk(new MarkdownIt({ html: true }).parse(packedReadme, {}));
+const wrong = [];
+for (const link of links) {
+  if (link.startsWith('#')) continue;
+  if (!link.startsWith('https:')) {
+    wrong.push(`${link}: neither in-page nor https: (the Marketplace cannot follow it)`);
+    continue;
+  }
+  const file = new RegExp(`^${repository.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(?:blob|raw)/HEAD/([^?#]+)`).exec(link)?.[1];
+  if (file !== undefined && !existsSync(decodeURIComponent(file))) wrong.push(`${link}: ${file} is not in this repository`);
+}
+if (wrong.length > 0) {
+  console.error(`The packaged README links where the Marketplace page cannot follow:\n${wrong.map((w) => `  - ${w}`).join('\n')}`);
+  process.exit(1);
+}
+console.log(`readme.md in ${VSIX}: ${links.length} links and images, each in-page or https:, those into this repository to files it holds`);

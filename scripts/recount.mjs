@@ -1,7 +1,8 @@
-// The README's test numbers, recounted from the tests by their names (issue 20).
+// The documents' test numbers, recounted from the tests by their names (issue 20): the
+// reliability suite's in docs/reliability.md, the suites' sizes in CONTRIBUTING.md (Testing).
 //
-//   node scripts/recount.mjs           check: exit 1 and say what differs when the README and the tests disagree
-//   node scripts/recount.mjs --write   rewrite the README's numbers to what the tests hold
+//   node scripts/recount.mjs           check: exit 1 and say what differs when a page and the tests disagree
+//   node scripts/recount.mjs --write   rewrite the pages' numbers to what the tests hold
 //   node scripts/recount.mjs --list    print each counted test with its group and kind
 //   (--no-build: use the build in out/ as it is; `npm test` passes it, having just built)
 //
@@ -28,10 +29,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const README = join(ROOT, 'README.md');
+const RELIABILITY = 'docs/reliability.md';
+const TESTING = 'CONTRIBUTING.md';
 const MOCHA = join(ROOT, 'node_modules/mocha/bin/mocha.js');
 
-/** The README's reliability table: the group's tag, and the text of its first column. */
+/** The reliability table (docs/reliability.md): the group's tag, and the text of its first column. */
 const GROUPS = [
   ['api-faults', 'API faults, through the client, the jobs service and the CLI'],
   ['soak', 'soak'],
@@ -129,13 +131,13 @@ function count(listing) {
   return tally;
 }
 
-// ---------------------------------------------------------------- the README's numbers
+// ---------------------------------------------------------------- the pages' numbers
 const plural = (n, [one, many]) => `${n} ${n === 1 ? one : many}`;
 const casesCell = ({ unit, host }) => (host === 0 ? String(unit) : `${unit} unit + ${host} in the host`);
 const apartCell = ({ apart }) => Object.entries(apart).filter(([, n]) => n > 0).map(([kind, n]) => plural(n, KINDS[kind])).join(', ') || 'none';
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Each claim: where it stands in the README (a pattern, its numbers captured) and what they must be. */
+/** Each claim: the page it stands in, where (a pattern, its numbers captured), and what they must be. */
 function claims(listing, tally) {
   const sum = (f) => Object.values(tally).reduce((n, g) => n + f(g), 0);
   const unit = sum((g) => g.unit);
@@ -144,14 +146,14 @@ function claims(listing, tally) {
   const soak = listing.unit.filter((t) => t.group === 'soak' && t.kind === 'case');
   const soakNumbers = soak.length === 1 ? /(\d+) jobs, (\d+) min of virtual time, (\d+) % random faults of (\d+) kinds/.exec(soak[0].title) : null;
   const out = [
-    { what: 'the reliability total', pattern: /a reliability suite of \*\*(\d+) cases\*\* \((\d+) unit tests on the core and the CLI, (\d+)\s+in the real VS Code host\)/, values: [unit + host, unit, host] },
-    { what: 'the tests counted apart', pattern: /counted apart, in their own column: \*\*(\d+)\*\* tests/, values: [apart] },
-    { what: 'the test suites\' sizes', pattern: /`npm test` runs (\d+) unit tests, (\d+) integration tests in the real host and (\d+) in the pseudo-locale/, values: [listing.unit.length, listing.integration.length, listing.pseudoLocale.length] },
+    { what: 'the reliability total', file: RELIABILITY, pattern: /a reliability suite of \*\*(\d+) cases\*\* \((\d+) unit tests on the core and the CLI, (\d+)\s+in the real VS Code host\)/, values: [unit + host, unit, host] },
+    { what: 'the tests counted apart', file: RELIABILITY, pattern: /counted apart, in their own column: \*\*(\d+)\*\* tests/, values: [apart] },
+    { what: 'the test suites\' sizes', file: TESTING, pattern: /`npm test` runs (\d+) unit tests, (\d+) integration tests in the real host and (\d+) in the pseudo-locale/, values: [listing.unit.length, listing.integration.length, listing.pseudoLocale.length] },
   ];
   if (soakNumbers === null) throw new Error(`the soak is one @soak test whose title says "<n> jobs, <n> min of virtual time, <n> % random faults of <n> kinds" (found ${soak.length})`);
-  out.push({ what: 'the soak', pattern: /(\d+) tracked jobs, (\d+) minutes of virtual time, (\d+) % random faults of (\d+) kinds/, values: soakNumbers.slice(1).map(Number) });
+  out.push({ what: 'the soak', file: RELIABILITY, pattern: /(\d+) tracked jobs, (\d+) minutes of virtual time, (\d+) % random faults of (\d+) kinds/, values: soakNumbers.slice(1).map(Number) });
   for (const [tag, label] of GROUPS) {
-    out.push({ what: `the ${label} row`, pattern: new RegExp(`^\\| ${escape(label)} \\| ([^|]*?) \\| ([^|]*?) \\|`, 'm'), values: [casesCell(tally[tag]), apartCell(tally[tag])] });
+    out.push({ what: `the ${label} row`, file: RELIABILITY, pattern: new RegExp(`^\\| ${escape(label)} \\| ([^|]*?) \\| ([^|]*?) \\|`, 'm'), values: [casesCell(tally[tag]), apartCell(tally[tag])] });
   }
   return out;
 }
@@ -163,14 +165,14 @@ function recount(text, all) {
     const global = new RegExp(claim.pattern.source, `${claim.pattern.flags}g`);
     const found = [...next.matchAll(global)];
     if (found.length !== 1) {
-      problems.push(`${claim.what}: the README holds ${found.length} places matching ${claim.pattern} (needs exactly one)`);
+      problems.push(`${claim.what}: ${claim.file} holds ${found.length} places matching ${claim.pattern} (needs exactly one)`);
       continue;
     }
     const [match] = found;
     const held = match.slice(1);
     const wanted = claim.values.map(String);
     if (held.every((v, i) => v === wanted[i])) continue;
-    problems.push(`${claim.what}: the README says ${held.join(' / ')}, the tests hold ${wanted.join(' / ')}`);
+    problems.push(`${claim.what}: ${claim.file} says ${held.join(' / ')}, the tests hold ${wanted.join(' / ')}`);
     // Replace each captured number in place, left to right.
     let piece = match[0];
     let from = 0;
@@ -200,18 +202,24 @@ try {
     if (declared < tests.length) console.log(`note: ${entry} declares at least ${declared} ${name} tests; the suite holds ${tests.length} (raise it)`);
   }
   const tally = count(listing);
-  const text = readFileSync(README, 'utf8');
-  const { next, problems } = recount(text, claims(listing, tally));
+  const all = claims(listing, tally);
+  const pages = [...new Set(all.map((c) => c.file))].map((file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    return { file, text, ...recount(text, all.filter((c) => c.file === file)) };
+  });
+  const problems = pages.flatMap((p) => p.problems);
   const unmatched = problems.filter((p) => p.includes('places matching'));
   if (write && unmatched.length === 0) {
-    if (next !== text) writeFileSync(README, next);
-    console.log(problems.length === 0 ? 'README.md: every number already what the tests hold' : `README.md rewritten:\n  ${problems.join('\n  ')}`);
+    for (const page of pages) {
+      if (page.next !== page.text) writeFileSync(join(ROOT, page.file), page.next);
+      console.log(page.problems.length === 0 ? `${page.file}: every number already what the tests hold` : `${page.file} rewritten:\n  ${page.problems.join('\n  ')}`);
+    }
   } else if (problems.length > 0) {
-    console.error(`The README and the tests disagree (node scripts/recount.mjs --write updates the README):\n  ${problems.join('\n  ')}`);
+    console.error(`The pages and the tests disagree (node scripts/recount.mjs --write updates the pages):\n  ${problems.join('\n  ')}`);
     process.exit(1);
   } else {
     const cases = Object.values(tally).reduce((n, g) => n + g.unit + g.host, 0);
-    console.log(`README.md agrees with the tests: ${cases} reliability cases; ${listing.unit.length} unit, ${listing.integration.length} integration, ${listing.pseudoLocale.length} pseudo-locale tests`);
+    console.log(`${pages.map((p) => p.file).join(' and ')} agree with the tests: ${cases} reliability cases; ${listing.unit.length} unit, ${listing.integration.length} integration, ${listing.pseudoLocale.length} pseudo-locale tests`);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));

@@ -59,6 +59,7 @@ import { fromCode } from './vscode/commandKit/fromCode';
 import { ValuesDiagnostics } from './vscode/values/diagnostics';
 import { Ui } from './vscode/ui/ui';
 import { SetupProgress } from './vscode/ui/walkthrough';
+import { PaletteContext } from './vscode/paletteContext';
 
 /** Every command, a module each (or a close group), registered the same way. */
 const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [
@@ -121,6 +122,8 @@ export interface DocsAdminInternals {
   previews: PreviewManager;
   values: ValuesDiagnostics;
   setup: SetupProgress;
+  /** The context keys the palette and the menus read (what is set up, tracked, on this machine). */
+  palette: PaletteContext;
   git: GitAccess;
   composer: PromptComposer;
   readers: Readers;
@@ -154,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
   const statusBar = new JobsStatusBar(session, ui);
   const notifier = new Notifier(messages, nodes);
   const setup = new SetupProgress(session, keys, context.globalState);
+  const palette = new PaletteContext(session, keys);
   const previews = new PreviewManager(log, ui);
   // Values files are checked as they are opened: nothing is scanned at activation.
   const values = new ValuesDiagnostics();
@@ -174,6 +178,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     views,
     statusBar,
     setup,
+    palette,
     previews,
     values,
     composer,
@@ -199,7 +204,7 @@ export function activate(context: vscode.ExtensionContext): DocsAdminInternals |
     .catch((error: unknown) => log.error(`Playground set-up failed: ${error instanceof Error ? error.message : String(error)}`));
   const { agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree } = views;
   if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
-  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, composer, git, readers, lmTools: tools.tools, deepLinks, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
+  return { session, agentView, exportView, agentTree, exportTree, deploymentView, deploymentTree, logs, statusBar, notifier, messages, ui, previews, values, setup, palette, composer, git, readers, lmTools: tools.tools, deepLinks, activationMs: performance.now() - started, fromCode, secrets: context.secrets };
 }
 
 export function deactivate(): void {

@@ -18,6 +18,8 @@ export interface Page {
   /** Resolves when the page next fires the event (a reload's `domcontentloaded`). */
   waitForEvent(event: 'domcontentloaded' | 'load', options?: { timeout?: number }): Promise<unknown>;
   mouse: { move(x: number, y: number): Promise<void> };
+  viewportSize(): { width: number; height: number } | null;
+  setViewportSize(size: { width: number; height: number }): Promise<void>;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
 }

@@ -8,7 +8,7 @@
  * Each phase is printed with its time. code-server's own postinstall (an `npm install` in its
  * lib/vscode that compiles every native module VS Code has) is done here step by step instead,
  * so that only the native modules the tests load are compiled (see NATIVE below): the others are
- * most of the install's time (measured in docs/testing.md) and are never loaded by a test run.
+ * most of the install's time (CONTRIBUTING.md, "Testing") and are never loaded by a test run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -11,7 +11,10 @@
  * dialog, type into an input box) writes what to do to `<file>.hands`; the next round does it
  * with the real keyboard, reads the window, and only then removes the file: once it is gone, the
  * screen file shows the window as it was after the keys (an empty list of actions is a reading
- * the suite can wait for).
+ * the suite can wait for). A suite that must know every row of the open quick input (the command
+ * palette's, say: a virtual list draws only the rows on screen) asks for them
+ * (`{ listQuickInput: true }`): the hands make the window tall enough to draw them all, and write
+ * its rows, in order, to `<file>.list`.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from './browser';
@@ -41,7 +44,51 @@ export interface Screen {
 }
 
 /** What the suite asks the hands to do, in order. */
-export type HandsAction = { press: string } | { type: string };
+export type HandsAction = { press: string } | { type: string } | { listQuickInput: true };
+
+/** A row of the quick input: its item's id (a command's, in the palette) and its label. */
+export interface QuickInputRow {
+  id: string;
+  label: string;
+}
+
+/**
+ * Every row of the open quick input, in order. Its list draws only the rows that fit on screen,
+ * each with its place (`aria-posinset`) and the list's length (`aria-setsize`), and its height is
+ * a share of the window's: the window is made taller (as on a tall screen) until every row is
+ * drawn, then given its size back. (Scrolling does not serve: in the headless window the list does
+ * not follow the keyboard's focus, and the wheel moves it a few rows at a time.)
+ */
+export async function listQuickInput(page: Page): Promise<QuickInputRow[]> {
+  const read = () =>
+    page.locator('.quick-input-widget .monaco-list-row').evaluateAll((elements) =>
+      elements.map((row) => ({
+        at: Number(row.getAttribute('aria-posinset')),
+        of: Number(row.getAttribute('aria-setsize')),
+        id: row.querySelector('[data-quick-input-id]')?.getAttribute('data-quick-input-id') ?? '',
+        label: row.getAttribute('aria-label') ?? '',
+      })),
+    );
+  const size = page.viewportSize();
+  let rows = await read();
+  try {
+    for (let height = size?.height ?? 800; rows.length > 0 && rows.length < (rows[0]?.of ?? 0); ) {
+      if (height >= 16_000) throw new Error(`the quick input draws ${rows.length} of its ${rows[0]?.of ?? 0} rows in a window 16,000 pixels tall`);
+      height *= 2;
+      await page.setViewportSize({ width: size?.width ?? 1280, height });
+      // The list lays itself out again on the resize: wait for it to draw more rows (or all).
+      const before = rows.length;
+      for (const deadline = Date.now() + 10_000; rows.length <= before && rows.length < (rows[0]?.of ?? 0); ) {
+        if (Date.now() > deadline) throw new Error(`the quick input drew no more than ${before} rows in a window ${height} pixels tall`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        rows = await read();
+      }
+    }
+  } finally {
+    if (size !== null) await page.setViewportSize(size);
+  }
+  return rows.sort((a, b) => a.at - b.at).map(({ id, label }) => ({ id, label }));
+}
 
 /** Starts watching; the returned function stops it (after one last reading). */
 export function watchScreen(page: Page, file: string): () => Promise<void> {
@@ -56,7 +103,8 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
     const actions = JSON.parse(readFileSync(hands, 'utf8')) as HandsAction[];
     for (const action of actions) {
       if ('press' in action) await page.keyboard.press(action.press);
-      else await page.keyboard.type(action.type);
+      else if ('type' in action) await page.keyboard.type(action.type);
+      else writeFileSync(`${file}.list`, JSON.stringify(await listQuickInput(page)));
     }
     return true;
   };

@@ -7,7 +7,7 @@
  * else the machine was doing. Exits non-zero unless every run passed.
  *
  * What it proves: the host tests wait for events, not for time, so a loaded machine makes them
- * slower but not red. See docs/testing.md.
+ * slower but not red. See CONTRIBUTING.md, "Testing".
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -5,6 +5,7 @@
  */
 import { redactSecrets } from '../../src/core/redact';
 import type { Page } from './browser';
+import { listQuickInput, type QuickInputRow } from './screen';
 
 /** Reads the page again until `condition` holds; `timeoutMs` is a guard against a hung window, not a wait. */
 export async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -113,15 +114,49 @@ export async function pickFromMenu(page: Page, label: string): Promise<void> {
   await expectGone(page, '.context-view .monaco-menu:visible', `the menu closed after "${label}"`);
 }
 
-/** Runs a command from the palette by its full title. */
+/**
+ * Runs a command from the palette by its full title. The palette lists what fits the moment (the
+ * context keys the extension sets: after a reload, a moment after its views fill), and lists it
+ * as it was when it opened: until the command shows, the palette is opened again.
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').fill(`>${title}`);
-  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(escapeRegExp(title)), `"${title}" in the palette`);
+  const until = Date.now() + 20_000;
+  for (;;) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(`>${title}`);
+    try {
+      await expectText(page, '.quick-input-widget .monaco-list', new RegExp(escapeRegExp(title)), `"${title}" in the palette`, Math.max(1_000, Math.min(3_000, until - Date.now())));
+      break;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Every row the palette lists for `query` (two readings alike: the list is filtered and drawn),
+ * then the palette closed. Its list draws only what fits: listQuickInput makes room.
+ */
+export async function paletteRows(page: Page, query: string): Promise<QuickInputRow[]> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').fill(`>${query}`);
+  await expectText(page, '.quick-input-widget .monaco-list', new RegExp(escapeRegExp(query)), `rows for "${query}" in the palette`);
+  let last = '';
+  for (let until = Date.now() + 20_000; ; ) {
+    const rows = await listQuickInput(page);
+    const seen = JSON.stringify(rows);
+    if (seen === last) {
+      await page.keyboard.press('Escape');
+      return rows;
+    }
+    if (Date.now() > until) throw new Error(`UI check: the palette's rows for "${query}" did not settle (last: ${seen})`);
+    last = seen;
+  }
 }

@@ -179,7 +179,7 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
       assert.ok(!readdirSync(dir).some((f) => f.includes('flipped')), `nothing saved, no temporary file: ${readdirSync(dir).join(', ')}`);
     });
 
-    it("Download Bundle makes every storage request with Node's https, as the README says (VS Code's proxy support patches it; its original serves loopback)", async () => {
+    it("Download Bundle makes every storage request with Node's https, as docs/proxies.md says (VS Code's proxy support patches it; its original serves loopback)", async () => {
       const module = https as unknown as { get: (...args: unknown[]) => unknown; __vscodeOriginal?: { get: (...args: unknown[]) => unknown } };
       const targets = [module, module.__vscodeOriginal].filter((m): m is { get: (...args: unknown[]) => unknown } => m !== undefined && m !== null);
       const originals = targets.map((m) => m.get);
@@ -202,8 +202,8 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
       const gets = sim.requests.filter((r) => r.route === 'storage.get').length;
       assert.equal(gets, 1);
       assert.equal(calls, gets);
-      const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-      assert.match(readme, /Every bundle download, in the CLI and in the editor, is one GET per connection made with Node's own `https` module/);
+      const page = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'proxies.md'), 'utf8');
+      assert.match(page, /Every bundle download, in the CLI and in the editor, is one GET per connection made with Node's own `https` module/);
     });
   });
 

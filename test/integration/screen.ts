@@ -6,7 +6,7 @@
  * as a person would. The extension host cannot see or touch the page; this is its eyes and hands.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 interface Screen {
   texts: string[];
@@ -55,10 +55,22 @@ export async function waitForShown(what: string, needle: string, timeoutMs = 10_
 }
 
 /**
+ * Every row of the quick input open now (the command palette's, say), in order, with its item's id
+ * (a command's, in the palette): the host makes the window tall enough for its list, which draws only the rows on screen.
+ */
+export async function quickInputRows(): Promise<{ id: string; label: string }[]> {
+  const list = `${screenFile()}.list`;
+  rmSync(list, { force: true });
+  await hands({ listQuickInput: true });
+  assert.ok(existsSync(list), 'the test host wrote the quick input\'s rows');
+  return JSON.parse(readFileSync(list, 'utf8')) as { id: string; label: string }[];
+}
+
+/**
  * Presses keys and types text in the window, as a person would, and waits until it is done and
  * the window has been read after it (what the screen functions say is then as of that moment).
  */
-export async function hands(...actions: ({ press: string } | { type: string })[]): Promise<void> {
+export async function hands(...actions: ({ press: string } | { type: string } | { listQuickInput: true })[]): Promise<void> {
   const file = `${screenFile()}.hands`;
   writeFileSync(`${file}.partial`, JSON.stringify(actions));
   renameSync(`${file}.partial`, file);

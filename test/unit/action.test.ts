@@ -298,11 +298,11 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(existsSync(marker), false);
   });
 
-  it("the README's workflow steps, run as the runner runs them, take the outputs (and the event's text) as data: a hostile value runs nothing", async () => {
-    // Every workflow example of the README (publish, preview, deploy, report): the steps that read an expression.
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').filter((b) => b.includes('uses: docs-admin/docs-admin@'));
-    assert.ok(blocks.length >= 3, `the README has the workflow examples (${blocks.length})`);
+  it("the documented workflow steps, run as the runner runs them, take the outputs (and the event's text) as data: a hostile value runs nothing", async () => {
+    // Every workflow example of docs/github-actions.md (publish, preview, deploy, report): the steps that read an expression.
+    const page = readFileSync(join(ROOT, 'docs', 'github-actions.md'), 'utf8');
+    const blocks = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '').filter((b) => b.includes('uses: docs-admin/docs-admin@'));
+    assert.ok(blocks.length >= 3, `docs/github-actions.md has the workflow examples (${blocks.length})`);
     const steps = blocks.flatMap((block) => Object.values((parse(block) as { jobs: Record<string, { steps: { id?: string; uses?: string; run?: string; env?: Record<string, string> }[] }> }).jobs).flatMap((job) => job.steps));
     const users = steps.filter((step) => step.run !== undefined && `${step.run} ${JSON.stringify(step.env ?? {})}`.includes('${{'));
     assert.ok(users.some((step) => JSON.stringify(step.env ?? {}).includes('steps.docs.outputs.')), 'a step uses the outputs of publish');
@@ -320,7 +320,7 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
         writeFileSync(script, expand(step.run ?? ''));
         // GitHub's default shell on Linux runners: bash --noprofile --norc -eo pipefail {0}.
         const out = await new Promise<string>((done) => execFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: dir, env: { PATH: process.env.PATH ?? '', ...env } }, (_error, stdout) => done(stdout)));
-        assert.equal(existsSync(marker), false, `the README's step ran a value: ${step.run ?? ''}`);
+        assert.equal(existsSync(marker), false, `the documented step ran a value: ${step.run ?? ''}`);
         assert.ok(out.includes(hostile), `the value is printed as it is: ${out}`);
       }
     } finally {

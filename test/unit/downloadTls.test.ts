@@ -2,7 +2,7 @@
  * The download as real bundle links serve it: over TLS (every object store's links are https:),
  * in records of every size, to a consumer that is slow to start reading (a disk check that
  * takes a while), on one connection and on four at once. What is saved is the stored object,
- * byte for byte, or nothing. And the path the README names for every download is the one taken.
+ * byte for byte, or nothing. And the path docs/proxies.md names for every download is the one taken.
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +27,7 @@ import { recordingLogger } from './support/logger';
 
 const KEY = 'da_test_tls_download_key_4b7e';
 const MiB = 1024 * 1024;
-const README = resolve(__dirname, '..', '..', '..', 'README.md');
+const PROXIES_PAGE = resolve(__dirname, '..', '..', '..', 'docs', 'proxies.md');
 
 /** A real tar.gz of about `bytes` (random content: it does not compress). */
 function bundleOf(bytes: number): Buffer {
@@ -151,7 +151,7 @@ describe('the download over TLS: whatever the records, the stored object byte fo
     assert.equal(sim.storageConcurrency.max, 4, `the most GETs served at once: ${sim.storageConcurrency.max}`);
   });
 
-  describe('the download path the README names', () => {
+  describe('the download path docs/proxies.md names', () => {
     /**
      * Counts the requests made with the `get` and `request` of Node's http and https modules,
      * as VS Code's proxy support sees them when it patches those modules in the extension host.
@@ -186,8 +186,8 @@ describe('the download over TLS: whatever the records, the stored object byte fo
       const gets = sim.requests.filter((r) => r.route === 'storage.get').length;
       assert.equal(gets, 5);
       assert.equal(counts.n, gets, "each storage GET made with Node's https module");
-      const readme = readFileSync(README, 'utf8');
-      assert.match(readme, /Every bundle download, in the CLI and in the editor, is one GET per connection made with Node's own `https` module \(`http` for a loopback `http:` link\)/);
+      const page = readFileSync(PROXIES_PAGE, 'utf8');
+      assert.match(page, /Every bundle download, in the CLI and in the editor, is one GET per connection made with Node's own `https` module \(`http` for a loopback `http:` link\)/);
     });
   });
 });

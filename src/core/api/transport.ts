@@ -5,10 +5,11 @@
  * request that never holds a secret.
  */
 import * as l10n from '@vscode/l10n';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import { ApiDispatcher } from '../net/apiDispatcher';
+import { request } from '../net/undiciParts';
 import { classifyFailure, failureMessage } from '../net/failure';
 import { directNetwork, type Network } from '../net/network';
 import { redactUrl } from '../redact';

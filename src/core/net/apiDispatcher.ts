@@ -9,7 +9,8 @@
  * http target through an http proxy, as curl does. `EnvHttpProxyAgent` is not used because its
  * NO_PROXY rules and environment precedence would differ from the download's.
  */
-import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { Dispatcher as DispatcherType } from 'undici';
+import { Agent, Dispatcher, ProxyAgent } from './undiciParts';
 import type { Network, ProxyRoute } from './network';
 
 export interface DispatcherTimeouts {
@@ -60,13 +61,13 @@ export class ApiDispatcher extends Dispatcher {
     return agent;
   }
 
-  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+  override dispatch(options: DispatcherType.DispatchOptions, handler: DispatcherType.DispatchHandler): boolean {
     const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
     const route = origin === undefined ? undefined : this.network.routeFor(origin);
     return (route === undefined ? this.direct() : this.proxyAgent(route)).dispatch(options, handler);
   }
 
-  private all<T>(each: (d: Dispatcher) => Promise<T>): Promise<void> {
+  private all<T>(each: (d: DispatcherType) => Promise<T>): Promise<void> {
     return Promise.all([...(this.directAgent === undefined ? [] : [this.directAgent]), ...this.proxies.values()].map(each)).then(() => undefined);
   }
 

@@ -7,7 +7,7 @@
  * The server's TLS options (trusted CAs, certificate checks) travel in the request options,
  * not only in the agent: the tunnel agent takes the server's TLS options from the request, and
  * in the VS Code extension host `http.proxySupport: override` swaps our agent for its own for
- * non-loopback hosts, keeping the request options (see README, "Proxies and certificates").
+ * non-loopback hosts, keeping the request options (see docs/proxies.md).
  * Its "loopback" is only `localhost`, 127.0.0.1 and ::1: for every loopback host (127.0.0.2
  * too) the request is made with Node's own http/https, which VS Code keeps unpatched, so that
  * loopback goes direct as `Network.routeFor` says, never to a proxy.
