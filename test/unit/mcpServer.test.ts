@@ -118,7 +118,8 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
 
       const signals = await call(client, 'docsAdmin_readerSignals', { file: 'docs/quickstart.mdx', days: 30 });
       assert.equal(signals.isError, false, signals.text);
-      assert.match(signals.text, /^Reader signals for docs\/quickstart\.mdx \(URL paths \/getting-started, \/quickstart\) over the last 30 days: 10 thumbs up, 7 thumbs down; 1200 views \(744 by people, 456 by AI agents\); 4 open feedback comments \(5 comments in all, 0 on code blocks\); 3 questions/);
+      assert.match(signals.text, /^Reader signals for docs\/quickstart\.mdx over the last 30 days, from 2 URL paths \(quoted below\): 10 thumbs up, 7 thumbs down; 1200 views \(744 by people, 456 by AI agents\); 4 open feedback comments \(5 comments in all, 0 on code blocks\); 3 questions/);
+      assert.match(signals.text, /\n<<<BEGIN UNTRUSTED DATA>>>\n\| \/getting-started\n\| \/quickstart\n<<<END UNTRUSTED DATA>>>\n/, 'the paths are readers\' text: in a data block');
       assert.match(signals.text, /\| comment: The install command fails on Windows: "npm" is not recognised\./);
       assert.ok(!signals.text.includes('ada.reader@example.com'), 'a reader\'s contact address is never part of a result');
       assert.doesNotMatch(signals.text, /Clear and short, thanks/, 'resolved feedback is not open feedback');
@@ -144,7 +145,8 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
       const followed = await call(client, 'docsAdmin_sendFollowUp', { jobId: id, prompt: 'Also mention Node 22.' });
       assert.match(followed.text, new RegExp(`^Agent job ${id} took the follow-up`));
       const preview = await call(client, 'docsAdmin_previewBranch', { branch: 'docs-agent/node-version' });
-      assert.match(preview.text, /^Preview of branch "docs-agent\/node-version" queued: status id [0-9a-f]{24}\. Its URL: https?:\/\//);
+      assert.match(preview.text, /^Preview of branch "docs-agent\/node-version" queued: status id [0-9a-f]{24}\. Its URL is below\./);
+      assert.match(preview.text, /\n<<<BEGIN UNTRUSTED DATA>>>\n\| preview URL: https:\/\/127\.0\.0\.1:\d+\/previews\/[^\n]+\n<<<END UNTRUSTED DATA>>>$/, 'the server\'s URL is quoted');
       const deploy = await call(client, 'docsAdmin_deploy');
       assert.match(deploy.text, /^Deployment to the live site queued: status id [0-9a-f]{24}\./);
       assert.deepEqual(

@@ -107,7 +107,8 @@ describe('tools: results quoted as data, confirmations, inputs', () => {
     const signals = signalsByFile(signalsByPath(site), docs).files.get('quickstart.mdx');
     const text = readerSignalsText('quickstart.mdx', signals, 30, where, ['/quickstart']);
     assertContained(text);
-    assert.match(text, /URL paths \/old-quickstart, \/quickstart\) over the last 30 days: 0 thumbs up, 2 thumbs down; 42 views \(40 by people, 2 by AI agents\); 1 open feedback comments \(2 comments in all, 0 on code blocks\); 1 questions/);
+    assert.match(text, /^Reader signals for quickstart\.mdx over the last 30 days, from 2 URL paths \(quoted below\): 0 thumbs up, 2 thumbs down; 42 views \(40 by people, 2 by AI agents\); 1 open feedback comments \(2 comments in all, 0 on code blocks\); 1 questions/);
+    assert.match(text, /\n\| \/old-quickstart\n\| \/quickstart\n<<<END UNTRUSTED DATA>>>\n/);
     assert.doesNotMatch(text, /already fixed/, 'resolved feedback is not open feedback');
     assert.match(readerSignalsText('guide.mdx', undefined, 7, where, ['/guide']), /^No reader signals for guide\.mdx in the last 7 days/);
 

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { InvalidResponseError } from '../api/errors';
 import { JOB_ID } from '../api/jobId';
 import { issueClause } from '../api/schemas';
+import { checkOpenableLink, type LinkPolicy } from '../links';
 import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './types';
 
 /** An optional string: `null` reads as absent. */
@@ -117,10 +118,24 @@ export function parseDeployTriggered(value: unknown, status: number): DeployTrig
   return { statusId: t.statusId };
 }
 
-export function parsePreviewTriggered(value: unknown, status: number): PreviewTriggered {
+/**
+ * A preview's URL as the editor would open it (links.ts: https:, or loopback http: from a
+ * loopback API; no blanks, line breaks or invisible characters), or undefined: a URL that is not
+ * one is server text, not an address, and is not kept (`dropped` hears why).
+ */
+export function checkedPreviewUrl(url: string | undefined, policy: LinkPolicy, dropped?: (reason: string) => void): string | undefined {
+  if (url === undefined) return undefined;
+  const verdict = checkOpenableLink(url, policy);
+  if (verdict.ok) return verdict.url.href;
+  dropped?.(verdict.reason);
+  return undefined;
+}
+
+export function parsePreviewTriggered(value: unknown, status: number, policy: LinkPolicy, dropped?: (reason: string) => void): PreviewTriggered {
   const p = parse(previewTriggerSchema, value, 'previewTrigger', status);
-  if (p.statusId === undefined) return queuedUnfollowable('preview', status, p.previewUrl);
-  return p.previewUrl === undefined ? { statusId: p.statusId } : { statusId: p.statusId, previewUrl: p.previewUrl };
+  const previewUrl = checkedPreviewUrl(p.previewUrl, policy, dropped);
+  if (p.statusId === undefined) return queuedUnfollowable('preview', status, previewUrl);
+  return previewUrl === undefined ? { statusId: p.statusId } : { statusId: p.statusId, previewUrl };
 }
 
 export function parseAutomationTriggered(value: unknown, status: number): AutomationTriggered {
