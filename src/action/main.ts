@@ -7,6 +7,7 @@
  * server passes through `forTerminal` (the log) or `forMarkdown` (the summary).
  */
 import * as l10n from '@vscode/l10n';
+import { adminKeyForms } from '../core/jobs/input';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
@@ -39,10 +40,12 @@ function timeoutInput(runner: Runner): number {
 
 export async function runAction(io: RunnerIo, options: ActionOptions): Promise<number> {
   const runner = new Runner(io);
-  // Before anything else reaches the log: from here on the runner shows the key as ***.
+  // Before anything else reaches the log: from here on the runner shows the key as ***. The key
+  // sent is the input cleaned ("Bearer " and invisible characters taken off): masked bare, and as given.
   const key = runner.input('api-key');
-  runner.mask(key);
-  const safe = (text: string) => forTerminal(redactSecrets(text, [key]));
+  const { secrets } = adminKeyForms(key);
+  for (const secret of secrets) runner.mask(secret);
+  const safe = (text: string) => forTerminal(redactSecrets(text, secrets));
   const line = (text: string) => runner.log(safe(text));
   const log: Logger = {
     trace: () => undefined,
@@ -79,7 +82,7 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
     });
     return EXIT.ok;
   } catch (error) {
-    const message = redactSecrets(error instanceof Error ? error.message : String(error), [key]);
+    const message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
     report.failure = message;
     runner.error(forTerminal(message), report.operation === undefined ? l10n.t('Docs Admin failed') : l10n.t('Docs Admin {0} failed', report.operation));
     return exitCodeOf(error);

@@ -50,7 +50,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
   const wait = parsed.options.wait === true;
   switch (parsed.spec.name) {
     case 'deploy status': {
-      const id = parseStatusId(parsed.args[0] ?? '', [ctx.key]);
+      const id = parseStatusId(parsed.args[0] ?? '', ctx.secrets);
       if (!id.ok) throw new UsageError(id.reason);
       if (wait) return follow(parsed, ctx, id.id);
       const client = await ctx.api();
@@ -85,7 +85,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       return code;
     }
     case 'automation run': {
-      const id = parseAutomationId(parsed.args[0] ?? '', [ctx.key]);
+      const id = parseAutomationId(parsed.args[0] ?? '', ctx.secrets);
       if (!id.ok) throw new UsageError(id.reason);
       const client = await ctx.api();
       const started = await new DeploymentTriggers({ client }).runAutomation(id.id, triggerOptions(ctx));

@@ -56,12 +56,12 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       return EXIT.ok;
     }
     case 'export status': {
-      const job = await client.getExportJob(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      const job = await client.getExportJob(jobId(parsed, ctx), { signal: ctx.io.signal });
       print(ctx, job, describeExport(job));
       return EXIT.ok;
     }
     case 'export wait': {
-      const job = await waitForExportJob(client, jobId(parsed, ctx.key), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
+      const job = await waitForExportJob(client, jobId(parsed, ctx), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
       line.done();
       print(ctx, job, describeExport(job));
       if (job.status === 'failed') {
@@ -72,7 +72,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     case 'export bundle': {
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
       // Never a link that has expired already: asked for again, then a clear error (exit 5).
-      const issued = await links.issue(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      const issued = await links.issue(jobId(parsed, ctx), { signal: ctx.io.signal });
       const { bundle } = issued;
       const left = links.timeLeft(issued);
       const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
@@ -83,7 +83,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     case 'export download': {
       const out = option(parsed, 'out');
       if (out === undefined) throw new UsageError(l10n.t('--out <file> is required: where to save the bundle.'));
-      const id = jobId(parsed, ctx.key);
+      const id = jobId(parsed, ctx);
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
       const show = (p: DownloadProgress) => {
         if (p.phase === 'check') {

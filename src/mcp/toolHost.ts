@@ -41,6 +41,6 @@ export function mcpToolHost(parsed: Parsed, ctx: Context, cwd: string = process.
       return Promise.race([loading, new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(l10n.t('Cancelled.'))), { once: true }))]);
     },
     page: (file) => findPage(file, cwd),
-    secrets: () => [ctx.key].filter((k) => k !== ''),
+    secrets: () => ctx.secrets,
   };
 }

@@ -98,6 +98,21 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     assert.equal((await cli(['agent', 'get', 'agent-ok'], { DOCS_ADMIN_PROJECT_ID: undefined })).code, 2);
   });
 
+  it('a key given as "Bearer <key>" is the key sent: the bare key is never taken for an id, nor printed', async () => {
+    sim.clearRequests();
+    // (No message below repeats the key: a failure's text is scanned for secrets too.)
+    for (const [n, spelling] of [`Bearer ${KEY}`, `Authorization: Bearer ${KEY}`, `\u200b${KEY}\ufeff`].entries()) {
+      for (const args of [['agent', 'get', KEY], ['export', 'status', KEY], ['deploy', 'status', KEY], ['automation', 'run', KEY], ['agent', 'get', `https://dashboard.example.com/agent/job/${KEY}`]]) {
+        const r = await cli([...args, '--verbose'], { DOCS_ADMIN_API_KEY: spelling });
+        const what = `spelling ${n}, ${args[0] ?? ''} ${args[1] ?? ''}`;
+        assert.equal(r.code, 2, `${what}: exit ${r.code}`);
+        assert.ok(!r.stderr.includes(KEY) && !r.stdout.includes(KEY), `${what}: the key was printed`);
+        assert.match(r.stderr, /That is the admin key|the admin key, not/i, what);
+      }
+    }
+    assert.deepEqual(sim.requests.map((r) => r.route), [], 'nothing was sent');
+  });
+
   it('3 for a missing, wrong or read-only key; 5 when the server cannot be reached', async () => {
     const none = await cli(['export', 'status', 'x'], { DOCS_ADMIN_API_KEY: undefined });
     assert.equal(none.code, 3);

@@ -185,6 +185,25 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
     }
   });
 
+  it('a key given as "Bearer <key>": the bare key is the key sent, never taken for an id, and redacted from every result', async () => {
+    const client = await connect({ DOCS_ADMIN_API_KEY: `Bearer ${KEY}` });
+    try {
+      const before = sim.requests.length;
+      for (const [name, args] of [['docsAdmin_agentJobStatus', { jobId: KEY }], ['docsAdmin_exportStatus', { jobId: KEY }], ['docsAdmin_deploymentStatus', { statusId: KEY }], ['docsAdmin_sendFollowUp', { jobId: KEY, prompt: 'x' }]] as const) {
+        const result = await call(client, name, args);
+        assert.ok(!result.text.includes(KEY), `${name}: the key is in the result`);
+        assert.equal(result.isError, true, name);
+        assert.match(result.text, /That is the admin key/);
+      }
+      assert.equal(sim.requests.length, before, 'nothing was sent');
+      // The key sent is the bare one: the server takes it.
+      const job = sim.addAgentJob({ durationMs: 0 });
+      assert.equal((await call(client, 'docsAdmin_agentJobStatus', { jobId: String(job.id) })).isError, false);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('with no key set, the server starts and lists its tools; a call says what to set and sends nothing', async () => {
     const client = await connect({ DOCS_ADMIN_API_KEY: undefined });
     try {

@@ -126,7 +126,8 @@ export function parseDeployTriggered(value: unknown, status: number): DeployTrig
 export function checkedPreviewUrl(url: string | undefined, policy: LinkPolicy, dropped?: (reason: string) => void): string | undefined {
   if (url === undefined) return undefined;
   const verdict = checkOpenableLink(url, policy);
-  if (verdict.ok) return verdict.url.href;
+  // Kept as given (trimmed): a later check (the Action's outputs) reads what the server sent, not the parser's encoding of it.
+  if (verdict.ok) return url.trim();
   dropped?.(verdict.reason);
   return undefined;
 }
