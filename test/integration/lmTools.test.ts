@@ -70,7 +70,7 @@ describe('language-model tools (vscode.lm.invokeTool, against the simulator)', f
     const failed = sim.addDeployment({ kind: 'production', queuedMs: 0, durationMs: 100, outcome: 'failure', summary: HOSTILE, failureLines: [HOSTILE] });
     sim.advance(10 * 60_000);
     const agent = await invoke('docsAdmin_agentJobStatus', { jobId: String(job.id) });
-    assert.match(agent, new RegExp(`^Agent job ${String(job.id)}: completed\\. It completed and opened a pull request .* \\(Docs Admin environment "Default", project "${sim.projectId}"\\.\\)`));
+    assert.match(agent, new RegExp(`^Agent job ${String(job.id)} completed and opened a pull request .* \\(Docs Admin environment "Default", project "${sim.projectId}"\\.\\)`));
     assert.match(agent, /\| repository: acme\/docs/);
     assert.match(await invoke('docsAdmin_exportStatus', { jobId: String(exported.jobId) }), /^Export job \S+: completed\./);
     const deployment = await invoke('docsAdmin_deploymentStatus', { statusId: String(failed._id) });

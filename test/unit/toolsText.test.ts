@@ -87,7 +87,13 @@ describe('tools: results quoted as data, confirmations, inputs', () => {
     const hostile = HOSTILE[0] ?? '';
     const agent = agentJobText(job({ status: 'unknown', rawStatus: hostile, model: hostile, source: { repository: hostile, ref: hostile } }), where);
     assertContained(agent);
-    assert.match(agent, /^Agent job job_1: unknown\. Its status is not one the API documents/);
+    assert.match(agent, /^Agent job job_1: its status is not one the API documents/);
+    // Each status said once, in one sentence ("Agent job …: failed. It failed." said it twice).
+    assert.match(agentJobText(job({ status: 'failed', rawStatus: 'failed' }), where), /^Agent job job_1 failed\. \(Docs Admin environment "Production", project "proj_acme"\.\)/);
+    assert.match(agentJobText(job({}), where), /^Agent job job_1 completed and opened a pull request \(its link is below\)\. \(Docs/);
+    assert.match(agentJobText(job({ prLink: null }), where), /^Agent job job_1 completed without changes \(no pull request\)\. \(Docs/);
+    assert.match(agentJobText(job({ status: 'active', rawStatus: 'active' }), where), /^Agent job job_1 is active: the agent is working on it\. \(Docs/);
+    assert.match(agentJobText(job({ status: 'archived', rawStatus: 'archived' }), where), /^Agent job job_1 is archived\. \(Docs/);
     assert.match(agent, /environment "Production", project "proj_acme"/);
 
     const d = deploymentText(deployment({ summary: hostile, logs: ['step 1', ...HOSTILE, 'Error: build failed'], commit: { message: hostile, sha: 'abc' }, author: { name: hostile } }), where, 30);

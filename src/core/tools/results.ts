@@ -27,19 +27,19 @@ function join(...parts: (string | undefined)[]): string {
   return parts.filter((p) => p !== undefined && p !== '').join('\n\n');
 }
 
-/** The known statuses in the tool's own words; an unknown one is quoted as data. */
-function agentMeaning(job: AgentJob): string {
+/** The job and its status in one sentence of the tool's own; an unknown status is quoted as data (below). */
+function agentSentence(job: AgentJob): string {
   switch (job.status) {
     case 'active':
-      return l10n.t('The agent is working on it.');
+      return l10n.t('Agent job {0} is active: the agent is working on it.', job.id);
     case 'completed':
-      return job.prLink === null ? l10n.t('It completed without changes (no pull request).') : l10n.t('It completed and opened a pull request (its link is below).');
+      return job.prLink === null ? l10n.t('Agent job {0} completed without changes (no pull request).', job.id) : l10n.t('Agent job {0} completed and opened a pull request (its link is below).', job.id);
     case 'failed':
-      return l10n.t('It failed.');
+      return l10n.t('Agent job {0} failed.', job.id);
     case 'archived':
-      return l10n.t('It is archived.');
+      return l10n.t('Agent job {0} is archived.', job.id);
     case 'unknown':
-      return l10n.t('Its status is not one the API documents (the word the server sent is below).');
+      return l10n.t('Agent job {0}: its status is not one the API documents (the word the server sent is below).', job.id);
   }
 }
 
@@ -53,7 +53,7 @@ export function agentJobText(job: AgentJob, where: Where): string {
     ['pull request', job.prLink],
     ['archived', job.archivedAt],
   ];
-  return join(`${l10n.t('Agent job {0}: {1}', job.id, job.status)}. ${agentMeaning(job)} ${from(where)}`, dataBlock(fields, l10n.t('The job as the server described it')));
+  return join(`${agentSentence(job)} ${from(where)}`, dataBlock(fields, l10n.t('The job as the server described it')));
 }
 
 export function exportJobText(job: ExportJob, where: Where): string {
