@@ -2,7 +2,8 @@
  * The GitHub Action's entry (`action.yml` runs it as dist/action/index.js): reads the inputs,
  * masks the key before anything else is printed, runs the operation, sets the outputs as they
  * become known, writes the job summary, and exits as the CLI does (0 success, 1 the job failed,
- * 2 usage, 3 auth, 4 not found, 5 network, server or timeout, 6 bad bundle), a failure shown as
+ * 2 usage, 3 auth, 4 not found, 5 network, server or timeout, 6 bad bundle, 7 the request was
+ * refused), a failure shown as
  * one error annotation. Nothing it prints holds the key or a link's signature; text from the
  * server passes through `forTerminal` (the log) or `forMarkdown` (the summary).
  */

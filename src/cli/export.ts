@@ -26,7 +26,7 @@ async function extract(parsed: Parsed, ctx: Context): Promise<number> {
     maxCompressionRatio: positiveNumber(parsed, 'max-compression-ratio'),
     ratioCheckAfterMegabytes: positiveNumber(parsed, 'ratio-check-after-mb'),
   });
-  const { extractBundle } = await import('../core/bundle/extract/extract.js');
+  const { extractBundle, TargetFolderError } = await import('../core/bundle/extract/extract.js');
   const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
     replace: parsed.options.force === true,
     ...limits,
@@ -34,6 +34,10 @@ async function extract(parsed: Parsed, ctx: Context): Promise<number> {
     signal: ctx.io.signal,
     workerScript: ctx.io.extractWorker,
     onProgress: (p) => line.show(l10n.t('{0} entries · {1}', p.entries, formatBytes(p.bytes))),
+  }).catch((error: unknown) => {
+    // How to agree to replace, on the command line: --force.
+    if (error instanceof TargetFolderError && error.reason === 'notEmpty') throw new UsageError(l10n.t('The folder {0} already holds files: choose an empty folder for --dir, or pass --force to replace its contents.', error.targetDir));
+    throw error;
   });
   line.done();
   print(ctx, summary, l10n.t('Extracted {0} files ({1} pages, {2}) into {3}.', summary.files, summary.pages, formatBytes(summary.bytes), resolve(dir)));
@@ -94,7 +98,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
       const connections = positiveNumber(parsed, 'connections');
-      const [{ downloadBundle }, { FileCheck }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/checkTask.js')]);
+      const [{ downloadBundle }, { FileCheck }, { BundleDownloadError }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/checkTask.js'), import('../core/bundle/download/errors.js')]);
       const { collectGarbage } = ctx.io;
       const result = await downloadBundle({
         target: resolve(out),
@@ -110,6 +114,10 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         log: ctx.log,
         network: await ctx.network(),
         onProgress: show,
+      }).catch((error: unknown) => {
+        // How to agree to replace, on the command line: --force.
+        if (error instanceof BundleDownloadError && error.reason === 'exists') throw new UsageError(l10n.t('{0} already exists: choose another --out, or pass --force to replace it.', resolve(out)));
+        throw error;
       });
       line.done();
       print(ctx, result, l10n.t('Saved {0} ({1}; the archive checked to its end).', result.path, formatBytes(result.bytes)));

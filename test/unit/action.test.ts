@@ -468,6 +468,16 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.doesNotMatch(hostile.summary, /\]\(javascript:/);
   });
 
+  it('preview: a 202 with the URL and no status id sets preview-url, says it cannot be followed, and succeeds', async () => {
+    sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { previewUrl: 'https://acme-no-id.example.app' } });
+    const run = await action({ operation: 'preview', branch: 'feature/no-id' });
+    masked(run);
+    assert.equal(run.code, 0, run.everything);
+    assert.equal(run.outputs['preview-url'], 'https://acme-no-id.example.app/');
+    assert.equal(run.outputs['status-id'], undefined);
+    assert.match(run.stdout, /^Preview of feature\/no-id queued, but the answer gives no status id, so it cannot be followed: open its URL, or follow it on the dashboard\.$/m);
+  });
+
   it('preview: a preview URL with shell syntax, or plain http: (even to loopback), is not set as preview-url, and a later script runs nothing', async () => {
     const marker = join(work, 'preview-url-ran');
     for (const previewUrl of [`https://acme-feature.example.app/$(touch ${marker})`, 'https://acme-feature.example.app/`id`', "https://acme-feature.example.app/';id;'", 'http://127.0.0.1:8080/', 'https://user:pw@acme-feature.example.app/']) {

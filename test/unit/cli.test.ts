@@ -184,14 +184,17 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     for (const r of sim.requests.filter((q) => q.origin === 'storage')) assert.equal(r.headers.authorization, undefined);
     const again = await cli(['export', 'download', id, '--out', 'site.tar.gz', '--ca-file', storeCertificates().caFile]);
     assert.equal(again.code, 2);
-    assert.match(again.stderr, /already exists/);
+    assert.match(again.stderr, /site\.tar\.gz already exists: choose another --out, or pass --force to replace it\.$/m, 'says how to agree: --force');
+    assert.doesNotMatch(again.stderr, /agree to replace/);
     assert.equal((await cli(['export', 'download', id, '--out', 'site.tar.gz', '--force', '--ca-file', storeCertificates().caFile])).code, 0);
 
     const extracted = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site', '--json']);
     assert.equal(extracted.code, 0, extracted.stderr);
     assert.equal((JSON.parse(extracted.stdout) as { pages: number }).pages, 7);
     assert.match(readFileSync(join(dir, 'site', 'guides', 'install.html'), 'utf8'), /<title>Install<\/title>/);
-    assert.equal((await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site'])).code, 2, 'a non-empty folder without --force');
+    const full = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site']);
+    assert.equal(full.code, 2, 'a non-empty folder without --force');
+    assert.match(full.stderr, /The folder \S+site already holds files: choose an empty folder for --dir, or pass --force to replace its contents\.$/m);
     const offline = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'offline'], { DOCS_ADMIN_API_KEY: undefined, DOCS_ADMIN_BASE_URL: undefined });
     assert.equal(offline.code, 0, `extracting needs neither key nor API: ${offline.stderr}`);
     assert.equal((await cli(['export', 'extract', 'site.tar.gz', '--dir', 'tiny', '--max-entries', '2'])).code, 6, 'the entry cap');

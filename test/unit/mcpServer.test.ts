@@ -101,7 +101,7 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
     try {
       const agent = await call(client, 'docsAdmin_agentJobStatus', { jobId: String(job.id) });
       assert.equal(agent.isError, false, agent.text);
-      assert.match(agent.text, new RegExp(`^Agent job ${String(job.id)}: completed\\. It completed and opened a pull request`));
+      assert.match(agent.text, new RegExp(`^Agent job ${String(job.id)} completed and opened a pull request`));
       assert.match(agent.text, /\| repository: acme\/docs\n\| branch: docs-agent\/fix-install\n/);
 
       const exp = await call(client, 'docsAdmin_exportStatus', { jobId: String(exported.jobId) });
@@ -147,11 +147,17 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
       const preview = await call(client, 'docsAdmin_previewBranch', { branch: 'docs-agent/node-version' });
       assert.match(preview.text, /^Preview of branch "docs-agent\/node-version" queued: status id [0-9a-f]{24}\. Its URL is below\./);
       assert.match(preview.text, /\n<<<BEGIN UNTRUSTED DATA>>>\n\| preview URL: https:\/\/127\.0\.0\.1:\d+\/previews\/[^\n]+\n<<<END UNTRUSTED DATA>>>$/, 'the server\'s URL is quoted');
+      // A 202 with the URL and no status id (the vendor's document allows it): queued, not followable, the URL quoted.
+      sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { previewUrl: 'https://acme-no-id.example.app' } });
+      const noId = await call(client, 'docsAdmin_previewBranch', { branch: 'docs-agent/no-id' });
+      assert.equal(noId.isError, false, noId.text);
+      assert.match(noId.text, /^Preview of branch "docs-agent\/no-id" queued, but the server gave no status id: it cannot be followed from here\./);
+      assert.match(noId.text, /\n\| preview URL: https:\/\/acme-no-id\.example\.app\n<<<END UNTRUSTED DATA>>>$/);
       const deploy = await call(client, 'docsAdmin_deploy');
       assert.match(deploy.text, /^Deployment to the live site queued: status id [0-9a-f]{24}\./);
       assert.deepEqual(
         { create: sent('agent.create') - before.create, message: sent('agent.message') - before.message, preview: sent('preview.trigger') - before.preview, deploy: sent('deploy.trigger') - before.deploy },
-        { create: 1, message: 1, preview: 1, deploy: 1 },
+        { create: 1, message: 1, preview: 2, deploy: 1 },
       );
     } finally {
       await client.close();
@@ -179,7 +185,8 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
       const missing = await call(client, 'docsAdmin_agentJobStatus', { jobId: 'job_does_not_exist' });
       assert.equal(missing.isError, true);
       assert.match(missing.text, /^The Docs Admin tool docsAdmin_agentJobStatus failed/);
-      await assert.rejects(client.callTool({ name: 'docsAdmin_rmRf', arguments: {} }), (e: unknown) => e instanceof McpError && Number(e.code) === Number(ErrorCode.InvalidParams) && /Unknown tool "docsAdmin_rmRf"/.test(e.message));
+      // The protocol's prefix once ("MCP error -32602: MCP error -32602: …" said it twice).
+      await assert.rejects(client.callTool({ name: 'docsAdmin_rmRf', arguments: {} }), (e: unknown) => e instanceof McpError && Number(e.code) === Number(ErrorCode.InvalidParams) && /^MCP error -32602: Unknown tool "docsAdmin_rmRf": the tools are docsAdmin_/.test(e.message));
     } finally {
       await client.close();
     }

@@ -99,14 +99,28 @@ export function parseDeployment(value: unknown, status: number, statusId: string
   return out;
 }
 
+/**
+ * A preview the platform took (2xx) whose answer gives its URL but no status id (the vendor's
+ * document makes both optional): it is queued and has an address, but cannot be followed. A front
+ * end shows the URL and says so; this is no failure.
+ */
+export class PreviewWithoutIdError extends InvalidResponseError {
+  constructor(
+    readonly previewUrl: string,
+    status: number,
+  ) {
+    super(l10n.t('The platform queued the preview ({0}), but its answer gives no status id, so it cannot be followed from here.', status), status, l10n.t('Open its URL ({0}), or follow it on the dashboard.', previewUrl));
+    this.name = 'PreviewWithoutIdError';
+  }
+}
+
 /** A trigger the platform took (2xx) whose answer gives no status id: it was queued, and cannot be followed from here. */
 function queuedUnfollowable(what: 'deployment' | 'preview', status: number, previewUrl?: string): never {
+  if (what === 'preview' && previewUrl !== undefined) throw new PreviewWithoutIdError(previewUrl, status);
   throw new InvalidResponseError(
     what === 'deployment'
       ? l10n.t('The platform queued the deployment ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard; do not deploy again for it.', status)
-      : previewUrl === undefined
-        ? l10n.t('The platform queued the preview ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', status)
-        : l10n.t('The platform queued the preview at {0} ({1}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', previewUrl, status),
+      : l10n.t('The platform queued the preview ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', status),
     status,
     l10n.t('The answer is logged.'),
   );
