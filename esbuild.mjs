@@ -34,6 +34,8 @@ const bundled = {
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's main build is UMD, whose require() of its own parts a bundler cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
 };
 
 const configs = [
@@ -73,7 +75,7 @@ if (watch) {
   console.log('esbuild: watching for changes');
 } else {
   // The CLI as it ships, in every build: minified, one file, each part compiled when first needed.
-  await Promise.all([...configs.map((config) => esbuild.build(config)), buildPackedCli({ entry: 'src/cli/main.ts', outfile: 'dist/cli.js' })]);
+  await Promise.all([...configs.map((config) => esbuild.build(config)), buildPackedCli({ entry: 'src/cli/main.ts', worker: 'src/core/bundle/extract/extractWorker.ts', outfile: 'dist/cli.js' })]);
   // The npm package ships that very file.
   fillCliPackage('dist/cli.js');
 }

@@ -3,7 +3,7 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'cli/dist/**', 'out/**', 'node_modules/**', '.cache/**', '*.mjs', 'scripts/**', '.vscode-test/**'] },
+  { ignores: ['dist/**', 'cli/dist/**', 'out/**', 'node_modules/**', '.cache/**', '*.mjs', '.mocharc.cjs', 'scripts/**', '.vscode-test/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -50,6 +50,11 @@ export interface BenchOptions {
 
 export type Bench = (options: BenchOptions) => Promise<BenchResult>;
 
+/** A value as the tables print it: 0 decimals from 100, 1 from 10, else 2. */
+export function formatValue(value: number): string {
+  return Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);

@@ -1,7 +1,12 @@
 // The packaging check of `npm test`: builds the .vsix offline and fails unless it holds only
 // what runs and what the marketplace shows.
-import { readFileSync, statSync } from 'node:fs';
+//   --out <file>  also writes the package's size as a benchmark results file
+//                 (bench/results-package.json), which BENCHMARKS.md's table quotes.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { readVSIXPackage } from 'ovsx/lib/zip.js';
 import yauzl from 'yauzl';
 import { sh } from './ensure-deps.mjs';
@@ -61,6 +66,43 @@ for (const name of names) console.log(`  ${name}`);
 // check (issue 26): 440.9 KiB on 2026-11-27. Half of dist/extension.js is undici (524 of 1,053 KB
 // minified): that is where the next saving lies. See BENCHMARKS.md ("Size").
 const LIMIT_KIB = 450;
+/** The size goal of the .vsix (missed since reader analytics: BENCHMARKS.md). */
+const GOAL_KIB = 400;
+
+const { values: flags } = parseArgs({ options: { out: { type: 'string' } } });
+if (flags.out !== undefined) {
+  // A results file as `npm run bench` writes them (bench/run.ts), for BENCHMARKS.md's table. A
+  // size does not depend on the machine's load: none is refused for it, but it is recorded.
+  const git = (...args) => spawnSync('git', args, { encoding: 'utf8' });
+  const head = git('rev-parse', 'HEAD');
+  const dirty = git('status', '--porcelain', '--untracked-files=no');
+  const extension = statSync('dist/extension.js').size;
+  const cores = cpus().length;
+  const load = loadavg();
+  const results = {
+    date: new Date().toISOString(),
+    quick: false,
+    loaded: false,
+    commit: head.status === 0 ? head.stdout.trim() : 'unknown',
+    dirty: dirty.status !== 0 || dirty.stdout.trim() !== '',
+    runs: 1,
+    seconds: 0,
+    machine: { cpu: cpus()[0]?.model ?? 'unknown', cores, memoryGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, platform: `${process.platform} ${process.arch}`, load: { start: load, end: loadavg() }, loadGate: 0.75 * cores },
+    environment: 'a size: the load does not change it',
+    results: [
+      {
+        name: 'package',
+        measures: [
+          { metric: `${VSIX} (npm run package)`, unit: 'KiB', ours: Math.round((size / 1024) * 10) / 10, goal: `<= ${GOAL_KIB} KiB`, pass: size <= GOAL_KIB * 1024 },
+          { metric: 'dist/extension.js, minified', unit: 'KiB', ours: Math.round((extension / 1024) * 10) / 10 },
+        ],
+        notes: [`${names.length} files in the package; the check fails above ${LIMIT_KIB} KiB.`],
+      },
+    ],
+  };
+  writeFileSync(flags.out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`results written to ${flags.out}`);
+}
 if (size > LIMIT_KIB * 1024) {
   console.error(`${VSIX} is ${(size / 1024).toFixed(1)} KiB, over the ${LIMIT_KIB} KiB limit (the goal, 400 KiB, is already missed: see BENCHMARKS.md).`);
   process.exit(1);

@@ -22,7 +22,8 @@ function npmPackagesCurrent() {
 
 export function ensureDeps({ host = true } = {}) {
   const [major] = process.versions.node.split('.').map(Number);
-  if (major < 20) throw new Error(`Node ${process.versions.node} is too old: install Node 20 or newer.`);
+  if (major < 20) throw new Error(`Node ${process.versions.node} is too old: install Node 22 or 24.`);
+  if (major < 22) console.warn(`Node ${process.versions.node} is past its end of life: the supported lines are 22 and 24 (CI runs both; npm test runs the CLI's tests on each).`);
   if (!npmPackagesCurrent()) {
     console.log('Installing npm packages (npm ci)...');
     sh('npm', ['ci', '--no-audit', '--no-fund']);

@@ -8,11 +8,14 @@
  * server passes through `forTerminal` (the log) or `forMarkdown` (the summary).
  */
 import * as l10n from '@vscode/l10n';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { isSiteWorker } from '../core/site/workerData';
 import { adminKeyForms } from '../core/jobs/input';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
 import { EXIT, exitCodeOf, UsageError } from '../cli/exit';
+import { checkOperation } from './check';
 import { actionClient } from './client';
 import { runOperation, type Report } from './operations';
 import { checkOutput } from './outputs';
@@ -28,7 +31,7 @@ export interface ActionOptions {
 function operationInput(runner: Runner): Operation {
   const value = runner.input('operation');
   const operation = OPERATIONS.find((o) => o === value);
-  if (operation === undefined) throw new UsageError(l10n.t('The operation input is "{0}": use publish, export, agent, deploy, preview or report.', value));
+  if (operation === undefined) throw new UsageError(l10n.t('The operation input is "{0}": use publish, export, agent, deploy, preview, report or check.', value));
   return operation;
 }
 
@@ -61,6 +64,19 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
     const operation = operationInput(runner);
     report.operation = operation;
     const timeoutMs = timeoutInput(runner);
+    if (operation === 'check') {
+      // The site's files only: no key, no API.
+      await checkOperation({
+        root: runner.input('root'),
+        workspace: io.env.GITHUB_WORKSPACE ?? process.cwd(),
+        raw: (text) => runner.log(text),
+        line,
+        workerScript: __filename,
+        signal: options.signal,
+        report: (site) => (report.site = site),
+      });
+      return EXIT.ok;
+    }
     if (key === '') throw new UsageError(l10n.t('The api-key input is empty: pass the admin key from a secret (api-key: ${{ secrets.DOCS_ADMIN_API_KEY }}).'));
     const client = await actionClient(runner, key, log, operation === 'agent' || operation === 'deploy' || operation === 'preview' || operation === 'report');
     close = () => client.close();
@@ -93,7 +109,10 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
   }
 }
 
-if (require.main === module) {
+// The site check's parse workers run this same file (workerData says so).
+if (!isMainThread && isSiteWorker(workerData)) void import('../core/site/worker.js');
+
+if (require.main === module && isMainThread) {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());

@@ -21,6 +21,7 @@ import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
 import type { Deployment } from '../core/deployments/types';
 import { deployOperation, previewOperation } from './deploy';
+import type { SiteReport } from './check';
 import { reportOperation, type ReaderReport } from './report';
 import { rolloutRunner } from './rollout';
 import type { Operation, OutputName } from './spec';
@@ -45,6 +46,8 @@ export interface Report {
   previewUrl?: string;
   /** The report operation's findings. */
   readers?: ReaderReport;
+  /** The check operation's findings. */
+  site?: SiteReport;
   failure?: string;
 }
 
@@ -194,5 +197,8 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
       return previewOperation(ctx);
     case 'report':
       return reportOperation(ctx);
+    case 'check':
+      // Run by main.ts before any API client exists (it needs none).
+      return Promise.resolve();
   }
 }

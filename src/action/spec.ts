@@ -4,7 +4,7 @@
  * no other output: `Runner.input` and `Runner.output` take these names only.
  */
 
-export const OPERATIONS = ['publish', 'export', 'agent', 'deploy', 'preview', 'report'] as const;
+export const OPERATIONS = ['publish', 'export', 'agent', 'deploy', 'preview', 'report', 'check'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /** Each input: whether the workflow must give it, and its default (the runner fills it in; the entry assumes the same). */
@@ -19,6 +19,7 @@ export const INPUTS = {
   wait: { required: false, default: 'true' },
   days: { required: false, default: '7' },
   rows: { required: false, default: '10' },
+  root: { required: false, default: '.' },
   timeout: { required: false, default: '1800' },
   'base-url': { required: true },
   'project-id': { required: false },

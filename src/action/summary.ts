@@ -37,6 +37,8 @@ function headline(report: Report): string {
       return report.branch === undefined ? l10n.t('Docs Admin: preview') : l10n.t('Docs Admin: preview of {0}', forMarkdown(report.branch));
     case 'report':
       return report.readers === undefined ? l10n.t('Docs Admin: what readers said') : l10n.t('Docs Admin: what readers said, {0} to {1}', report.readers.range.from, lastDay(report.readers.range.to));
+    case 'check':
+      return report.site === undefined ? l10n.t('Docs Admin: site health') : l10n.t('Docs Admin: site health of {0}', forMarkdown(report.site.root));
     default:
       return l10n.t('Docs Admin');
   }
@@ -59,9 +61,24 @@ function outcome(report: Report): string {
       const c = report.readers?.counts;
       return c === undefined ? '' : l10n.t('**{0}** pages with thumbs down, open comments or unanswered questions; **{1}** questions the docs assistant could not answer; **{2}** searches that found nothing useful.', c.pages, c.questions, c.searches);
     }
+    case 'check': {
+      const s = report.site?.summary;
+      return s === undefined ? '' : l10n.t('**Clean**: {0} errors, {1} warnings in {2} files.', s.errors, s.warnings, s.files);
+    }
     default:
       return '';
   }
+}
+
+/** The check's problems, at most this many listed (the annotations show them all on their lines). */
+const SITE_ROWS = 50;
+
+function siteSection(report: Report): string[] {
+  const site = report.site;
+  if (site === undefined || site.problems.length === 0) return [];
+  const rows = site.problems.slice(0, SITE_ROWS).map((p) => `- ${forMarkdown(`${p.file}:${p.span.start.line}:${p.span.start.column}`)} ${forMarkdown(p.code)}: ${forMarkdown(p.message)}`);
+  const more = site.problems.length > SITE_ROWS ? [l10n.t('…and {0} more (see the annotations).', site.problems.length - SITE_ROWS)] : [];
+  return [l10n.t('**{0} errors, {1} warnings:**', site.summary.errors, site.summary.warnings), '', ...rows, ...more, ''];
 }
 
 /** The last day of a range whose `to` is exclusive. */
@@ -139,5 +156,5 @@ export function summaryMarkdown(report: Report): string {
   // A failure's last log lines, each escaped (server text), as a quote.
   const tail = d?.status === 'failure' ? lastLines(d.logs) : [];
   const logs = tail.length === 0 ? [] : [l10n.t('**The last {0} log lines:**', tail.length), '', ...tail.map((line) => `> ${forMarkdown(line)}  `), ''];
-  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ...logs, ...readerSections(report), ''].join('\n');
+  return [`### ${headline(report)}`, '', outcome(report), '', ...rows.map(([label, value]) => `- **${label}:** ${value}`), '', ...logs, ...readerSections(report), ...siteSection(report), ''].join('\n');
 }

@@ -157,6 +157,18 @@ export function commands(): CommandSpec[] {
     },
     ...analyticsCommands(),
     {
+      name: 'check',
+      args: [],
+      summary: l10n.t('Check the docs site in a folder: broken links and anchors, missing snippets, navigation entries and redirects. Exit 1 when an error is found. Needs no key.'),
+      options: {
+        root: { type: 'string', value: '<folder>', help: l10n.t('the docs root, the folder that holds docs.json (default: the current folder)') },
+        format: { type: 'string', value: '<text|json|sarif|github>', help: l10n.t('how to print the problems (default text; github: annotations on the lines, for a workflow)') },
+        'min-severity': { type: 'string', value: '<error|warning|info|hint>', help: l10n.t('print problems of this severity and above (default warning)') },
+        cache: { type: 'string', value: '<file>', help: l10n.t('keep what was parsed in this file (default: a file in the user cache folder)') },
+        'no-cache': { type: 'boolean', help: l10n.t('parse every file again, and keep nothing') },
+      },
+    },
+    {
       name: 'mcp',
       args: [],
       summary: l10n.t('Serve the Docs Admin tools to an AI assistant (an MCP server on stdio): job, export and deployment status, reader signals, unanswered questions; ask the agent, follow up, preview, deploy.'),

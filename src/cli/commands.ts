@@ -17,6 +17,7 @@ const GROUPS: Record<string, () => Promise<Group>> = {
   preview: () => import('./deploy.js'),
   automation: () => import('./deploy.js'),
   analytics: () => import('./analytics.js'),
+  check: () => import('./check.js'),
   // The MCP server and its SDK: loaded for `docs-admin mcp` only.
   mcp: () => import('../mcp/command.js'),
 };

@@ -31,8 +31,14 @@ export interface Io {
   stdin?: () => Promise<string>;
   /** The script of the extraction's worker thread, when not the extractor's own file beside it. */
   extractWorker?: string;
+  /** The script of the site check's parse workers (the CLI's own file; worker.ts beside the core otherwise). */
+  siteWorker?: string;
+  /** Standard output without the terminal guard, for lines the caller has made safe itself (GitHub workflow commands). */
+  rawOut?: (text: string) => void;
   /** A minor garbage collection of this process (main.ts exposes V8's), for a download's dead buffers. */
   collectGarbage?: () => void;
+  /** Called once, just before the first API client is made (main.ts: the HTTP parser's WebAssembly, compiled by its baseline only). */
+  beforeApi?: () => void;
 }
 
 
@@ -119,6 +125,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       const cleanKey = checkCredentials(raw, projectId);
       if (/^(agent|deploy$|preview|automation|analytics)/.test(parsed.spec.name) && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
       const { AdminApiClient } = await import('../core/api/client.js');
+      io.beforeApi?.();
       client = new AdminApiClient({ baseUrl: checked.baseUrl, projectId, getKey: () => cleanKey, log, userAgent: 'docs-admin-cli', ...io.http, network: await getNetwork() });
       return client;
     },
@@ -140,7 +147,7 @@ const REDRAW = '\r\x1b[2K';
 export function terminalSafe(io: Io): Io {
   const safe = (write: (text: string) => void) => (text: string) =>
     text.startsWith(REDRAW) ? write(REDRAW + forTerminal(text.slice(REDRAW.length))) : write(forTerminal(text));
-  return { ...io, out: safe((text) => io.out(text)), err: safe((text) => io.err(text)) };
+  return { ...io, out: safe((text) => io.out(text)), err: safe((text) => io.err(text)), rawOut: (text) => io.out(text) };
 }
 
 export function print(ctx: Context, value: unknown, human: string): void {

@@ -41,7 +41,7 @@ export class JobFailedError extends Error {
  * failed, not at start: most of them come with the module that throws them.
  */
 export async function exitCodeOf(error: unknown): Promise<number> {
-  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError, RequestRejectedError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }] = await Promise.all([
+  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError, RequestRejectedError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }, { DocsRootError }] = await Promise.all([
     import('../core/api/errors.js'),
     import('../core/bundle/diskSpace.js'),
     import('../core/bundle/download/errors.js'),
@@ -49,8 +49,9 @@ export async function exitCodeOf(error: unknown): Promise<number> {
     import('../core/deploy/values.js'),
     import('../core/deploy/errors.js'),
     import('../core/bundle/extract/archivePaths.js'),
+    import('../core/site/errors.js'),
   ]);
-  if (error instanceof UsageError || error instanceof ValuesFileError || error instanceof TargetFolderError || error instanceof DiskSpaceError || error instanceof ValuesChangedError) return EXIT.usage;
+  if (error instanceof UsageError || error instanceof DocsRootError || error instanceof ValuesFileError || error instanceof TargetFolderError || error instanceof DiskSpaceError || error instanceof ValuesChangedError) return EXIT.usage;
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
   if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;

@@ -98,8 +98,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
       const connections = positiveNumber(parsed, 'connections');
-      const [{ downloadBundle }, { FileCheck }, { BundleDownloadError }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/extract/checkTask.js'), import('../core/bundle/download/errors.js')]);
-      const { collectGarbage } = ctx.io;
+      const [{ downloadBundle }, { BundleDownloadError }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/download/errors.js')]);
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
@@ -107,9 +106,9 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         link: () => links.fresh(id, 60_000, { signal: ctx.io.signal }),
         regenerate: () => links.regenerate(id, { signal: ctx.io.signal }),
         timeLeft: (l) => links.timeLeft(l),
-        // On this thread: nothing else runs on it, and a worker's V8 isolate would cost its memory.
-        checkHere: (job, send) => new FileCheck(job, send, collectGarbage),
-        collectGarbage,
+        // The archive check runs on the extraction's worker thread: this very file (src/cli/main.ts).
+        workerScript: ctx.io.extractWorker,
+        collectGarbage: ctx.io.collectGarbage,
         signal: ctx.io.signal,
         log: ctx.log,
         network: await ctx.network(),

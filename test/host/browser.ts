@@ -12,7 +12,9 @@ export interface Page {
   screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
   keyboard: { press(key: string): Promise<void>; type(text: string, options?: { delay?: number }): Promise<void>; insertText(text: string): Promise<void> };
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
-  waitForTimeout(ms: number): Promise<void>;
+  /** Runs `fn` in the page (no fixed waits here: the host waits for what the page shows, see uiSteps.ts). */
+  evaluate<R>(fn: () => R | Promise<R>): Promise<R>;
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
   /** Resolves when the page next fires the event (a reload's `domcontentloaded`). */
   waitForEvent(event: 'domcontentloaded' | 'load', options?: { timeout?: number }): Promise<unknown>;
   mouse: { move(x: number, y: number): Promise<void> };
@@ -33,7 +35,8 @@ export interface Locator {
   nth(index: number): Locator;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
-  waitFor(options?: { state?: 'attached' | 'visible'; timeout?: number }): Promise<void>;
+  boundingBox(options?: { timeout?: number }): Promise<{ x: number; y: number; width: number; height: number } | null>;
+  waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   innerText(options?: { timeout?: number }): Promise<string>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   allInnerTexts(): Promise<string[]>;

@@ -1,13 +1,14 @@
 /**
  * Starts code-server (a real VS Code: server, web workbench and Node extension host) on
  * loopback with throw-away state (and any further arguments, such as `--locale`), in its own
- * process group, and stops it with everything it spawned.
+ * process group; stops it with everything it spawned, and only then removes its folders.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopTree } from './processTree';
 import type { HostPaths } from './versions';
 
 export interface CodeServerOptions {
@@ -33,7 +34,13 @@ export interface CodeServer {
   workspace: string;
   /** The user-data dir (its `User/settings.json` holds the settings). */
   userDataDir: string;
+  /**
+   * Stops code-server and everything it started (extension hosts, pty host, watchers), and
+   * resolves once every one has exited: nothing writes to its folders any more (read them now).
+   */
   stop(): Promise<void>;
+  /** Stops it (see `stop`), then removes its folders. */
+  dispose(): Promise<void>;
 }
 
 export const QUIET_SETTINGS: Record<string, unknown> = {
@@ -58,15 +65,6 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is already gone.
-  }
 }
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
@@ -111,11 +109,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     },
   );
 
-  let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => {
-    exited = true;
-    resolve();
-  }));
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const recent: string[] = [];
   let onListening: (() => void) | undefined;
   const onData = (chunk: Buffer) => {
@@ -130,15 +124,10 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
 
-  const stop = async () => {
-    if (!exited) {
-      killGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
-      await exit;
-      clearTimeout(timer);
-    }
-    // Helpers the extension host started in the group.
-    killGroup(child, 'SIGKILL');
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopTree(child));
+  const dispose = async () => {
+    await stop();
     rmSync(temp, { recursive: true, force: true });
   };
 
@@ -155,8 +144,8 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
       });
     });
   } catch (error) {
-    await stop();
+    await dispose();
     throw error;
   }
-  return { url: `http://${host}:${port}`, host, port, workspace: dirs.workspace, userDataDir: dirs.userData, stop };
+  return { url: `http://${host}:${port}`, host, port, workspace: dirs.workspace, userDataDir: dirs.userData, stop, dispose };
 }

@@ -8,7 +8,7 @@
  * The suite writes what its simulators handed out to `DOCS_ADMIN_TEST_SECRETS_FILE` (see
  * test/integration/index.ts).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PLAYGROUND_CONTACTS } from '../simulator/analyticsData';
 import { DEMO_KEY } from '../simulator/types';
@@ -35,11 +35,31 @@ export interface RunSecrets {
   contacts: string[];
 }
 
-function filesBelow(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
+/** `read()`, or undefined when the file is not there (any more): a file that vanishes during the scan is skipped. */
+function ifThere<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Every file below `dir` with what `stat` says of it (a link followed; a dangling one, or a file gone, is left out). */
+function filesBelow(dir: string): { path: string; stat: Stats }[] {
+  return (ifThere(() => readdirSync(dir)) ?? []).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesBelow(path) : [path];
+    const stat = ifThere(() => statSync(path));
+    if (stat === undefined) return [];
+    return stat.isDirectory() ? filesBelow(path) : [{ path, stat }];
+  });
+}
+
+/** The texts of `files`, each read whole; one gone since it was listed is left out. */
+function read(files: { path: string }[], decode: (bytes: Buffer) => string): { path: string; text: string }[] {
+  return files.flatMap(({ path }) => {
+    const bytes = ifThere(() => readFileSync(path));
+    return bytes === undefined ? [] : [{ path, text: decode(bytes) }];
   });
 }
 
@@ -64,13 +84,14 @@ const MAX_DISK_FILE = 64 * 1024 * 1024;
  */
 export function scanRun(userDataDir: string, printed: { source: string; text: string }[], secrets: RunSecrets, folders: string[] = [userDataDir]): LogScan {
   const logs = join(userDataDir, 'logs');
-  const files = filesBelow(logs);
-  const texts = [...files.map((file) => ({ source: relative(logs, file), text: readFileSync(file, 'utf8') })), ...printed];
+  const files = read(filesBelow(logs), (bytes) => bytes.toString('utf8'));
+  const texts = [...files.map((file) => ({ source: relative(logs, file.path), text: file.text })), ...printed];
   const channel = texts.filter((t) => t.source.endsWith('docs-admin.docs-admin/Docs Admin.log')).map((t) => t.text).join('\n');
   // Regular files only (code-server keeps its IPC socket in the user data).
-  const disk = folders.flatMap((folder) => filesBelow(folder).filter((file) => { const s = statSync(file); return s.isFile() && s.size <= MAX_DISK_FILE; }).map((file) => ({ source: `file ${file}`, text: readFileSync(file).toString('latin1'), mayHoldLink: true })));
+  const regular = folders.flatMap((folder) => filesBelow(folder).filter(({ stat }) => stat.isFile() && stat.size <= MAX_DISK_FILE));
+  const disk = read(regular, (bytes) => bytes.toString('latin1')).map((file) => ({ source: `file ${file.path}`, text: file.text, mayHoldLink: true }));
   const leaks = [...secretLeaks(texts, secrets), ...secretLeaks(disk, { keys: [], signatures: [], contacts: secrets.contacts })];
-  return { files: files.map((f) => relative(logs, f)), channel, leaks, keys: secrets.keys.length, signatures: secrets.signatures.length, contacts: secrets.contacts.length, diskFiles: disk.length };
+  return { files: files.map((f) => relative(logs, f.path)), channel, leaks, keys: secrets.keys.length, signatures: secrets.signatures.length, contacts: secrets.contacts.length, diskFiles: disk.length };
 }
 
 /** What to say when the scan found something (secrets masked). */

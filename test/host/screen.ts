@@ -8,8 +8,10 @@
  * its eyes.
  *
  * And its hands: a suite that must answer the window as a person would (press Escape on a modal
- * dialog, type into an input box) writes what to do to `<file>.hands`; the next reading does it
- * with the real keyboard and removes the file.
+ * dialog, type into an input box) writes what to do to `<file>.hands`; the next round does it
+ * with the real keyboard, reads the window, and only then removes the file: once it is gone, the
+ * screen file shows the window as it was after the keys (an empty list of actions is a reading
+ * the suite can wait for).
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { Page } from './browser';
@@ -47,15 +49,16 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
   const links = new Map<string, { href: string; text: string }>();
   let now: Screen['now'] = { quickInput: false, dialog: false, notificationCentre: false, notifications: 0 };
   let stopped = false;
-  const act = async () => {
-    const hands = `${file}.hands`;
-    if (!existsSync(hands)) return;
+  const hands = `${file}.hands`;
+  /** Does what the suite asked; whether it asked. */
+  const act = async (): Promise<boolean> => {
+    if (!existsSync(hands)) return false;
     const actions = JSON.parse(readFileSync(hands, 'utf8')) as HandsAction[];
     for (const action of actions) {
       if ('press' in action) await page.keyboard.press(action.press);
       else await page.keyboard.type(action.type);
     }
-    rmSync(hands, { force: true });
+    return true;
   };
   const read = async () => {
     let grew = false;
@@ -95,8 +98,13 @@ export function watchScreen(page: Page, file: string): () => Promise<void> {
   };
   const loop = (async () => {
     while (!stopped) {
-      await act().catch((error: unknown) => console.error(`screen: the hands failed: ${error instanceof Error ? error.message : String(error)}`));
+      const acted = await act().catch((error: unknown) => {
+        console.error(`screen: the hands failed: ${error instanceof Error ? error.message : String(error)}`);
+        return true;
+      });
       await read();
+      // Done, and the window read after it: the suite may look now.
+      if (acted) rmSync(hands, { force: true });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   })();

@@ -16,7 +16,7 @@ import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { ensureHost } from './install';
 import { checkComposerAfterSend } from './uiComposer';
-import { expectText, runCommand } from './uiSteps';
+import { expectGone, expectText, painted, pickFromMenu, runCommand, settled, until } from './uiSteps';
 import { workbenchUrl } from './workbench';
 
 const REPO = resolve(__dirname, '..', '..', '..');
@@ -36,19 +36,18 @@ async function selectTheme(page: Page, server: CodeServer, settings: Record<stri
   await page.keyboard.press('Control+S');
   const dark = !/Light/.test(theme);
   const contrast = /High Contrast/.test(theme);
-  const until = Date.now() + 15_000;
   // The workbench marks the theme's kind on its root element.
-  for (;;) {
-    const kind = await page.locator('.monaco-workbench').first().getAttribute('class');
-    const ok = kind !== null && (contrast ? /\bhc-(black|light)\b/.test(kind) && /hc-light/.test(kind) !== dark : /\bvs-dark\b/.test(kind) === dark && !/\bhc-/.test(kind));
-    if (ok) break;
-    if (Date.now() > until) throw new Error(`UI check: the theme "${theme}" was not applied (workbench classes: ${kind ?? 'none'})`);
-    await page.waitForTimeout(200);
-  }
+  let kind: string | null = null;
+  await until(`the theme "${theme}" applied`, async () => {
+    kind = await page.locator('.monaco-workbench').first().getAttribute('class');
+    return kind !== null && (contrast ? /\bhc-(black|light)\b/.test(kind) && /hc-light/.test(kind) !== dark : /\bvs-dark\b/.test(kind) === dark && !/\bhc-/.test(kind));
+  }).catch(() => {
+    throw new Error(`UI check: the theme "${theme}" was not applied (workbench classes: ${kind ?? 'none'})`);
+  });
   const saved = readFileSync(join(server.userDataDir, 'User', 'settings.json'), 'utf8');
   if (!saved.trimEnd().endsWith('}') || saved.trimEnd().endsWith('}}')) throw new Error(`UI check: the settings were not saved as typed:\n${saved}`);
   await page.keyboard.press('Control+W');
-  await page.waitForTimeout(500);
+  await expectGone(page, '.tabs-container .tab', 'the user settings closed', 'settings.json');
 }
 
 /**
@@ -107,7 +106,8 @@ async function main(): Promise<void> {
   // allows: the values file then shows what a person would see, not the loopback-http warning.
   const pki = makeTestCertificates();
   const sim = await Simulator.start({ timeScale: 10, tls: { key: pki.key, cert: pki.cert }, linkTtlSeconds: 7 * 24 * 3600 });
-  seedDemo(sim);
+  // The demo's jobs under way are held as they start (active, queued, deploying) however long this takes.
+  seedDemo(sim, { hold: true });
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   let page: Page | undefined;
@@ -154,12 +154,12 @@ async function main(): Promise<void> {
     const tree = await expectText(page, '.pane-body', /acme\/docs @ agent\/quickstart[\s\S]*active/, 'the agent job rows');
     await expectText(page, '.pane-body >> nth=1', /docs\.acme\.dev[\s\S]*(queued|running)/, 'the running export row');
     const status = await expectText(page, '.statusbar', /agent jobs?/, 'the status-bar item');
-    await page.waitForTimeout(500);
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'tree-and-status-bar.png') });
     await page.keyboard.press('F1');
     await page.keyboard.type('Docs Admin', { delay: 10 });
     await expectText(page, '.quick-input-widget', /Docs Admin: /, 'the commands in the palette');
-    await page.waitForTimeout(300);
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'command-palette.png') });
     // The list is virtual: ask for each command by name.
     for (const title of ['Set Admin Key', 'Track Agent Job…', 'Ask Agent…', 'Start Static Export…', 'Switch Environment', 'Download Bundle…', 'Extract Bundle…', 'Preview Bundle']) {
@@ -206,14 +206,14 @@ async function main(): Promise<void> {
     // Back to the top, where the Send CodeLens sits (the view keeps only what is on screen).
     await page.keyboard.press('Control+Home');
     await expectText(page, '.editor-instance >> nth=1 >> .codelens-decoration', /Send\sto\sagent/, 'the Send CodeLens');
-    await page.waitForTimeout(800);
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-composer.png') });
     await page.keyboard.press('Control+Enter');
     // Ctrl+Enter asks first (a link could run the same command), showing the prompt; Enter sends.
     await expectText(page, '.monaco-dialog-box', /Send this prompt to the agent\?[\s\S]*Say which Node versions are tested/, 'the question before sending');
     await page.keyboard.press('Enter');
     await expectText(page, '.pane-body', /acme\/docs @ docs-agent\/[\s\S]*active/, 'the new job row');
-    await page.waitForTimeout(800);
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'ask-agent-new-row.png') });
     // Ask Agent… again, a send that may have arrived, and a real reload (uiComposer.ts).
     const composerSeen = await checkComposerAfterSend(page, sim, server, /Say\s+which\s+Node\s+versions\s+are\s+tested/);
@@ -238,24 +238,20 @@ async function main(): Promise<void> {
     if ((await questionsGroup.getAttribute('aria-expanded')) !== 'true') await questionsGroup.click();
     // The quickstart's row under Unanswered questions: the second (the first is under Pages).
     const rows = page.locator('.sidebar .monaco-list-row[aria-level="2"]', { hasText: 'docs/quickstart.mdx' });
-    for (let until = Date.now() + 10_000; (await rows.count()) < 2; await page.waitForTimeout(200)) {
-      if (Date.now() > until) throw new Error('UI check: the quickstart under Unanswered questions not seen');
-    }
+    await until('the quickstart under Unanswered questions', async () => (await rows.count()) >= 2);
     const questionRow = rows.nth(1);
     if ((await questionRow.getAttribute('aria-expanded')) !== 'true') await questionRow.click();
     await expectText(page, '.sidebar', /How do I install the CLI on Windows\?/, 'the unanswered questions of the quickstart');
-    await page.mouse.move(900, 650);
-    await page.waitForTimeout(800);
+    await settled(page, 900, 650);
     await page.screenshot({ path: join(SHOTS, 'readers-view.png') });
     await page.locator('.sidebar .monaco-list-row', { hasText: 'How do I install the CLI on Windows?' }).first().click({ button: 'right' });
-    await page.waitForTimeout(600);
-    await page.locator('.context-view .action-label', { hasText: 'Ask Agent About This' }).first().click();
+    await pickFromMenu(page, 'Ask Agent About This');
     // The cursor waits at the end, under the quoted question and the instruction's line.
     await expectText(page, '.editor-instance >> nth=1', /could\s+not\s+answer[\s\S]*>\s+How\s+do\s+I\s+install\s+the\s+CLI\s+on\s+Windows\?[\s\S]*My\s+instruction:/, 'the composer with the question quoted');
     await page.keyboard.type('Add a Windows section to the quickstart.', { delay: 5 });
     // The composer alone, wide, from its top: the page it is about.
     await runCommand(page, 'View: Close Editors in Other Groups');
-    await page.waitForTimeout(500);
+    await until('one editor group left', async () => (await page!.locator('.editor-instance').count()) === 1);
     await page.locator('.editor-instance .view-lines').first().click();
     await page.keyboard.press('Control+Home');
     // Monaco keeps its lines' elements in any order: each part is looked for on its own.
@@ -264,16 +260,13 @@ async function main(): Promise<void> {
       [/>\s+How\s+do\s+I\s+install\s+the\s+CLI\s+on\s+Windows\?/, 'the question, quoted'],
       [/Add\s+a\s+Windows\s+section/, 'the instruction typed'],
     ] as const) await expectText(page, '.editor-instance', pattern, what);
-    await page.mouse.move(900, 650);
-    await page.waitForTimeout(800);
+    await settled(page, 900, 650);
     await page.screenshot({ path: join(SHOTS, 'readers-ask-agent.png') });
     await runCommand(page, 'Docs Admin: Discard Prompt Draft');
     // From the palette it asks first (a link could run the same command): Discard.
     await expectText(page, '.monaco-dialog-box', /Discard this prompt draft\?/, 'the question before discarding the draft');
     await page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^\s*Discard\s*$/ }).first().click();
-    for (let until = Date.now() + 10_000; (await page.locator('.monaco-dialog-box').count()) > 0; await page.waitForTimeout(200)) {
-      if (Date.now() > until) throw new Error('UI check: the question before discarding did not close');
-    }
+    await expectGone(page, '.monaco-dialog-box', 'the question before discarding closed');
     for (const name of ['Agent Jobs', 'Static Exports', 'Deployments']) if ((await header(name).getAttribute('aria-expanded')) !== 'true') await header(name).click();
     if ((await header('Readers').getAttribute('aria-expanded')) === 'true') await header('Readers').click();
     console.log(`UI check: reader signals seen on the page ("${lens.replace(/\s+/g, " ").trim()}"), the Readers view, and Ask Agent About This`);
@@ -288,10 +281,10 @@ async function main(): Promise<void> {
       return done.join(', ');
     };
     const wanted = 'Connect to your project: true, Set your admin key: true, Follow an agent job: true, Ask the agent: true, See what readers say: true, Start a static export: true, Deploy and preview: true, Publish to a self-hosted deployment: false';
-    for (let until = Date.now() + 15_000; (await ticks()) !== wanted; await page.waitForTimeout(250)) {
-      if (Date.now() > until) throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
-    }
-    await page.waitForTimeout(500);
+    await until('the walkthrough\'s steps ticked off as done', async () => (await ticks()) === wanted).catch(async () => {
+      throw new Error(`UI check: the walkthrough's steps are not ticked off as done (${await ticks()})`);
+    });
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'walkthrough.png') });
 
     // Publish: export, bundle, the values file, the rollout in a terminal.
@@ -301,8 +294,19 @@ async function main(): Promise<void> {
     await expectText(page, '.quick-input-widget .monaco-list', /values\.yaml/, 'the values file in Quick Open');
     await page.keyboard.press('Enter');
     await expectText(page, '.editor-instance', /staticExport/, 'the values file in the editor');
-    // An export that takes about 15 s here, so its progress can be seen.
-    sim.setExportDefaults({ queuedMs: 3_000, durationMs: 150_000 });
+    // One export at a time in the status bar: the demo's (held queued so far) ends first.
+    sim.stepJob('exp-demo-running', 26 * 60_000);
+    sim.release('exp-demo-running');
+    await runCommand(page, 'Docs Admin: Refresh');
+    await until('the demo export ended', async () => !/Export/.test(await page!.locator('.statusbar').first().innerText()));
+    // The publish's export is held by the simulator at 40 % while its progress is read and shown.
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 150_000, held: true });
+    let publishedExport: string | undefined;
+    const stopStepping = sim.onExchange(({ request, reply }) => {
+      if (request.route !== 'export.start') return;
+      publishedExport = (JSON.parse(reply.body) as { jobId: string }).jobId;
+      sim.stepJob(publishedExport, 60_000);
+    });
     await runCommand(page, 'Docs Admin: Publish Static Export…');
     await page.locator('.quick-input-widget input').fill('docs.acme.dev');
     await page.keyboard.press('Enter');
@@ -312,14 +316,20 @@ async function main(): Promise<void> {
     await expectText(page, '.statusbar', /Export \d+%/, 'the export in the status bar', 30_000);
     await runCommand(page, 'Notifications: Show Notifications');
     await expectText(page, '.notifications-center', /Publishing docs\.acme\.dev: Waiting for the export: [1-9]\d*%/, 'the publish progress', 30_000);
-    await page.waitForTimeout(1_000);
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'publish-progress.png') });
+    // Seen: the export runs on to its end.
+    stopStepping();
+    sim.setExportDefaults({ held: false });
+    if (publishedExport === undefined) throw new Error('UI check: the publish started no export');
+    sim.stepJob(publishedExport, 90_000);
+    sim.release(publishedExport);
     await page.keyboard.press('Escape');
     // The terminal draws its text on a canvas: look for the task's terminal in the panel.
     await expectText(page, '.part.panel', /Roll out the docs deployment/, 'the rollout task in a terminal', 60_000);
     await expectText(page, '.editor-instance', /bundleUrl:\s*"?https:/, 'the new bundle link in the values file', 10_000);
     if (!/enabled: true/.test(readFileSync(valuesFile, 'utf8'))) throw new Error('UI check: the values file on disk was not updated');
-    await page.waitForTimeout(800);
+    await painted(page);
     await page.screenshot({ path: join(SHOTS, 'publish-done.png') });
 
     // Review Changes: the demo job's branch, from the workspace's clone, in the multi-file diff editor.
@@ -330,22 +340,18 @@ async function main(): Promise<void> {
     await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*in acme-docs/, 'the agent job row naming the open repository', 60_000);
     const jobRow = page.locator('.sidebar .pane-body .monaco-list-row', { hasText: '@ agent/quickstart' }).first();
     await jobRow.click({ button: 'right' });
-    // The menu ignores a click that comes right after it opened.
-    await page.waitForTimeout(600);
-    await page.locator('.context-view .action-label', { hasText: 'Review Changes' }).first().click();
+    await pickFromMenu(page, 'Review Changes');
     await expectText(page, '.tabs-container', /Agent job acme\/docs @ agent\/quickstart \(agent-rewrite-quickstart\) \(3 files\)/, 'the review\'s tab', 30_000);
     await expectText(page, '.editor-instance', /first-page\.md[\s\S]*legacy-setup\.md[\s\S]*quickstart\.md|quickstart\.md/, 'the changed files in the multi-file diff', 30_000);
     // Out of the way of the rows (their tooltips) and the diff.
-    await page.mouse.move(660, 640);
-    await page.waitForTimeout(1_500);
+    await settled(page, 660, 640);
     await page.screenshot({ path: join(SHOTS, 'review-changes.png') });
 
     // Deployments: Preview Agent Branch on the demo job's row, then the Deployments view with a
     // deployment of each status, and a failed one's logs in their read-only editor.
     await runCommand(page, 'View: Close All Editor Groups');
     await jobRow.click({ button: 'right' });
-    await page.waitForTimeout(600);
-    await page.locator('.context-view .action-label', { hasText: 'Preview Agent Branch' }).first().click();
+    await pickFromMenu(page, 'Preview Agent Branch');
     await expectText(page, '.sidebar .pane-body', /@ agent\/quickstart[^\n]*\n?[^\n]*preview ready/, 'the agent row saying its preview is ready', 60_000);
     // Room for the Deployments view: the Static Exports view folded, the Deployments view open.
     const exportsHeader = page.locator('.sidebar .pane-header', { hasText: 'Static Exports' }).first();
@@ -355,8 +361,7 @@ async function main(): Promise<void> {
     // Running first, then newest: the agent's preview and a running deployment are both on screen.
     const deploymentRows = await expectText(page, '.sidebar .pane:has(.pane-header:has-text("Deployments")) .pane-body', /^(?=[\s\S]*Preview of agent\/quickstart)(?=[\s\S]*(deploying|queued))/, 'the Deployments view with the agent\'s preview and a running deployment', 30_000);
     await expectText(page, '.statusbar', /Deploying · |deployments/, 'the running deployment in the status bar');
-    await page.mouse.move(660, 640);
-    await page.waitForTimeout(800);
+    await settled(page, 660, 640);
     await page.screenshot({ path: join(SHOTS, 'deployments.png') });
     // The failed demo preview's logs, picked from the palette (its row may be below the view's fold).
     await runCommand(page, 'Docs Admin: Show Deployment Logs');
@@ -364,8 +369,7 @@ async function main(): Promise<void> {
     await expectText(page, '.quick-input-widget .monaco-list', /Preview of agent\/fr/, 'the failed preview in the pick list');
     await page.keyboard.press('Enter');
     await expectText(page, '.editor-instance', /Error:\s+guides\/install\.mdx:12:3:\s+Unknown\s+component/, 'the failure line in the logs (the lines wrap)', 30_000);
-    await page.mouse.move(660, 640);
-    await page.waitForTimeout(800);
+    await settled(page, 660, 640);
     await page.screenshot({ path: join(SHOTS, 'deployment-logs.png') });
     console.log(`UI check: the Deployments view shows ${deploymentRows.split('\n').filter((l) => /^(Production|Preview of)/.test(l)).length} deployments`);
 
@@ -376,7 +380,7 @@ async function main(): Promise<void> {
     throw error;
   } finally {
     await browser?.close().catch(() => undefined);
-    await server?.stop();
+    await server?.dispose();
     repository?.remove();
     await sim.stop();
     pki.remove();

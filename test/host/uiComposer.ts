@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Simulator } from '../simulator';
 import type { Page } from './browser';
 import type { CodeServer } from './codeServer';
-import { escapeRegExp, expectText, runCommand } from './uiSteps';
+import { escapeRegExp, expectGone, expectSeen, expectText, recordTexts, runCommand, textsSeen, until } from './uiSteps';
 
 /** The composer: the editor beside the page (the second group). It is narrow, so its lines wrap: the patterns take any white space between words. */
 const COMPOSER = '.editor-instance >> nth=1';
@@ -32,18 +32,8 @@ function findFiles(dir: string, name: string): string[] {
   });
 }
 
-/** Fails if `pattern` shows in `selector` at any time during `ms`. */
-async function expectNever(page: Page, selector: string, pattern: RegExp, what: string, ms: number): Promise<void> {
-  for (const until = Date.now() + ms; Date.now() < until; await page.waitForTimeout(150)) {
-    const text = await page.locator(selector).first().innerText({ timeout: 1_000 }).catch(() => '');
-    if (pattern.test(text)) throw new Error(`UI check: ${what} (${JSON.stringify(text.slice(0, 200))})`);
-  }
-}
-
-async function waitUntil(page: Page, what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  for (const until = Date.now() + timeoutMs; !(await condition()); await page.waitForTimeout(200)) {
-    if (Date.now() > until) throw new Error(`UI check: ${what} not seen within ${timeoutMs / 1000} s`);
-  }
+async function waitUntil(_page: Page, what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  await until(what, condition, timeoutMs);
 }
 
 /** Selects line `line` of the page (opened through Quick Open), then runs Ask Agent… from the palette. */
@@ -82,8 +72,7 @@ export async function confirmKeystrokeSend(page: Page, creates: () => number): P
 async function answerSendAgain(page: Page, button: 'Cancel' | 'Send Again', creates: () => number): Promise<void> {
   const before = creates();
   await expectText(page, DIALOG, /may have created an agent job already[\s\S]*send it again anyway\?/, 'the question before a second send');
-  // Asking, not sending: nothing goes while the question is open.
-  await page.waitForTimeout(1_000);
+  // Asking, not sending: nothing went while the question is open.
   if (creates() !== before) throw new Error('UI check: the prompt was sent again while the question was still open');
   await page.locator(`${DIALOG} .dialog-buttons .monaco-button`, { hasText: button }).first().click();
   await waitUntil(page, 'the question closed', async () => (await page.locator(DIALOG).count()) === 0);
@@ -94,13 +83,19 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
   const start = creates();
 
   // 1. Ask Agent… again, at once, on line 6: a fresh composer, no note about an unsent draft.
+  await recordTexts(page, '.statusbar');
+  const statusBefore = (await textsSeen(page, '.statusbar')).length;
   await askAgentOnLine(page, 'quickstart.mdx', 6);
   const fresh = await expectText(page, COMPOSER, /Page:\sdocs\/quickstart\.\s*mdx\s+Selected\s+line\s+6:\s+6\s+\|\s+Then\s+run\s+it\./, 'a fresh composer with line 6');
   if (sentText.test(fresh)) throw new Error(`UI check: the prompt already sent came back in the composer (${JSON.stringify(fresh.slice(0, 300))})`);
-  await expectNever(page, '.statusbar', /unsent draft/, 'the status bar calls the sent prompt an unsent draft', 1_500);
   const request = 'Add a table of the tested Node versions.';
   await page.keyboard.type(request, { delay: 5 });
   await expectText(page, COMPOSER, /tested\s+Node\s+versions\./, 'the new request in the composer');
+  // Saved by the extension after the typing: anything it said when it opened the composer (an
+  // "unsent draft" note) reached the window before that save did.
+  await expectGone(page, '.tabs-container .tab.dirty', 'the composer saved', 'Ask Agent');
+  const said = (await textsSeen(page, '.statusbar')).slice(statusBefore).find((text) => /unsent draft/.test(text));
+  if (said !== undefined) throw new Error(`UI check: the status bar called the sent prompt an unsent draft (${JSON.stringify(said.slice(0, 200))})`);
 
   // 2. A 502: the job may exist. Ctrl+Enter again asks first; Cancel sends nothing.
   sim.injectFault({ route: 'agent.create', kind: 'status', status: 502 });
@@ -115,8 +110,6 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
   await page.keyboard.press('Control+Enter');
   await confirmKeystrokeSend(page, creates);
   await answerSendAgain(page, 'Cancel', creates);
-  await page.waitForTimeout(500);
-  if (creates() !== start + 1) throw new Error('UI check: Cancel sent the prompt');
 
   // 3. A real reload, once the draft is saved (what a reload or a restart reads is the file).
   const draftFile = () => findFiles(server.userDataDir, 'Ask Agent.md')[0];
@@ -127,12 +120,15 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
   const reloaded = page.waitForEvent('domcontentloaded', { timeout: 60_000 });
   await runCommand(page, 'Developer: Reload Window');
   await reloaded;
+  if (creates() !== start + 1) throw new Error('UI check: Cancel sent the prompt');
   await page.locator('.activitybar [aria-label*="Docs Admin"]').first().waitFor({ state: 'visible', timeout: 60_000 });
   // The extension is back (its rows), so its commands are registered.
   await expectText(page, '.pane-body', /acme\/docs @ docs-agent\//, 'the agent job rows after the reload', 60_000);
   await expectText(page, COMPOSER, /Selected\s+line\s+6[\s\S]*tested\s+Node\s+versions\./, 'the draft in its composer after the reload', 30_000);
+  // Shown for five seconds: every text of the status bar is kept from before the command on.
+  await recordTexts(page, '.statusbar');
   await runCommand(page, 'Docs Admin: Ask Agent…');
-  await expectText(page, '.statusbar', /Your unsent draft is back/, 'the status bar saying the unsent draft is back', 10_000);
+  await expectSeen(page, '.statusbar', /Your unsent draft is back/, 'the status bar saying the unsent draft is back', 10_000);
   const back = await expectText(page, COMPOSER, /Selected\s+line\s+6[\s\S]*tested\s+Node\s+versions\./, 'the draft in the composer after Ask Agent…');
   if (sentText.test(back)) throw new Error('UI check: the first prompt shows in the draft after the reload');
   // The mark survived the reload: asked again; Send Again sends it, once.
@@ -147,5 +143,7 @@ export async function checkComposerAfterSend(page: Page, sim: Simulator, server:
     throw new Error(`UI check: the agent got ${JSON.stringify(sent)} (status ${last?.status ?? 'none'}), not the draft`);
   }
   await waitUntil(page, 'the sent draft removed', () => draftFile() === undefined);
+  // Sent once in all since the 502's (Cancel sent nothing, Send Again once).
+  if (creates() !== start + 2) throw new Error(`UI check: ${creates() - start} creates since the composer's checks began, not 2`);
   return `fresh composer after a send, the question before a second send (Cancel sent nothing), the draft back after a real reload and sent once on Send Again (${creates() - start} creates)`;
 }

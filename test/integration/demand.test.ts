@@ -19,7 +19,8 @@ describe('no request before a view or the status bar needs the jobs (against the
     await vscode.commands.executeCommand('workbench.view.explorer');
     await waitFor('the views to be hidden', () => !api.agentView.visible && !api.exportView.visible);
   };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 600));
+  /** How many jobs the scheduler reads (none: no request can come, whatever the time). */
+  const polled = () => api.session.service?.activeCount;
 
   before(async () => {
     // 1 real ms is 1 simulated second.
@@ -52,29 +53,35 @@ describe('no request before a view or the status bar needs the jobs (against the
     await hideViews();
     const before = sim.requests.length;
     await api.session.rebuild();
-    await settle();
     assert.equal(api.session.state, 'ok');
     assert.deepEqual(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`), [], 'requests before a view was shown');
     assert.equal(api.statusBar.text, undefined, 'the status bar shows nothing (nothing runs)');
     assert.equal(api.session.service?.isDemanded, false);
+    assert.equal(polled(), 0, 'nothing is to be read');
     await vscode.commands.executeCommand('workbench.view.extension.docsAdmin');
     await waitFor('a visible view', () => api.agentView.visible || api.exportView.visible);
     await waitFor('the jobs to be demanded', () => api.session.service?.isDemanded === true);
     assert.equal(api.agentTree.getChildren().length, 2, 'the rows, from what was stored');
-    await settle();
+    // Demanded, the scheduler reads what is not over: nothing here, so no request can come.
+    assert.equal(polled(), 0, 'an ended job is not read');
     assert.deepEqual(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`), [], 'an ended job is never asked about again');
   });
 
   it('with a running job tracked: the status bar needs it, so it alone is read, and the ended ones are not', async () => {
-    sim.addAgentJob({ id: 'running', durationMs: 100_000_000 });
+    // Held running by the simulator until the suite ends.
+    sim.addAgentJob({ id: 'running', durationMs: 1_000, held: true });
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'running' }));
     await waitFor('its first reading', () => api.session.service?.get('agent:running')?.snapshot?.status === 'active');
+    // Tracked while the first test's view shows, its row is revealed: a reveal still on its way when
+    // the views are hidden would open them again. Once the row is selected, none is.
+    if (api.agentView.visible) await waitFor('its row selected', () => api.agentView.selection.some((n) => n.key === 'agent:running'));
     await hideViews();
     const before = sim.requests.length;
     await api.session.rebuild();
     await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
-    await waitFor('a reading of the running job', () => sim.requests.length > before);
-    await settle();
+    await waitFor('a reading of the running job', () => sim.requests.slice(before).some((r) => r.path.endsWith('/running')));
+    // The scheduler reads the running job alone: the ended ones can never be asked about.
+    assert.equal(polled(), 1, 'one job is read');
     const asked = new Set(sim.requests.slice(before).map((r) => r.path.split('/').pop()));
     assert.deepEqual([...asked], ['running'], 'only the job the status bar shows is asked about');
   });

@@ -81,10 +81,13 @@ describe('deployments, previews and automations in the editor (against the simul
   });
 
   it('the status bar shows a running deployment, and the logs document fills in while it runs', async () => {
-    sim.setDeploymentDefaults({ durationMs: 360_000 });
+    // Held by the simulator where it starts (running, its first log line shown) while the test reads
+    // it, then moved half-way (more lines), then to its end.
+    sim.setDeploymentDefaults({ queuedMs: 0, durationMs: 360_000, held: true });
     try {
       const id = await vscode.commands.executeCommand<string>('docsAdmin.deployment.preview', fromCode({ branch: 'docs-agent/quickstart-tips' }));
       assert.ok(id);
+      sim.setDeploymentDefaults({ queuedMs: 3_000, durationMs: 60_000, held: false });
       await waitFor('the status bar', () => api.statusBar.text?.includes('Deploying · Preview docs-agent/…') === true);
       await waitFor('the deployment to run', () => String(describeRow(id)?.description).startsWith('deploying'), 20_000);
       assert.equal((describeRow(id)?.iconPath as vscode.ThemeIcon).id, 'sync~spin');
@@ -97,14 +100,18 @@ describe('deployments, previews and automations in the editor (against the simul
       assert.match(doc.getText(), /\(deploying: more lines as they come\)\n$/);
       const early = doc.getText().split('\n').length;
       assert.doesNotMatch(doc.getText(), /Deployment complete/);
+      sim.stepJob(id, 180_000);
       await waitFor('more lines', () => doc.getText().split('\n').length > early, 20_000);
+      assert.doesNotMatch(doc.getText(), /Deployment complete/, 'half-way, still deploying');
+      sim.stepJob(id, 180_000);
+      sim.release(id);
       await waitFor('the end of the logs', () => /Deployment complete\n$/.test(doc.getText()), 30_000);
       assert.match(doc.getText(), /^Preview of docs-agent\/quickstart-tips · deployed\n/);
       const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
       assert.equal(editor?.selection.active.line, doc.lineCount - 1, 'the editor followed the new lines to the end');
       await waitFor('the status bar to clear', () => api.statusBar.text === undefined || !api.statusBar.text.includes('Deploying'));
     } finally {
-      sim.setDeploymentDefaults({ durationMs: 60_000 });
+      sim.setDeploymentDefaults({ queuedMs: 3_000, durationMs: 60_000, held: false });
     }
   });
 

@@ -31,6 +31,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   after(async () => {
+    sim.releaseAll();
     await vscode.commands.executeCommand('docsAdmin.key.clear', fromCode({ confirmed: true }));
     await configure({ baseUrl: undefined, projectId: undefined, environments: undefined, 'polling.minIntervalSeconds': undefined, 'polling.maxIntervalSeconds': undefined });
     await sim.stop();
@@ -65,14 +66,13 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('an active job turning completed updates its row and the status bar, and notifies', async () => {
-    // It runs for an hour of real time, and ends when the simulator's clock is moved on: a slow
-    // machine's first reading still finds it active.
-    sim.addAgentJob({ id: 'job-live', repository: 'https://github.com/acme/guides', ref: 'agent/live', durationMs: 3_600_000_000 });
+    // Held active by the simulator until released: a slow machine's first reading still finds it active.
+    sim.addAgentJob({ id: 'job-live', repository: 'https://github.com/acme/guides', ref: 'agent/live', durationMs: 1_000, held: true });
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-live' }));
     await waitFor('the active row', () => description('job-live')?.startsWith('active') === true);
     assert.equal(item(row('job-live') as JobNode).contextValue, 'agentJob.active');
     await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
-    sim.advance(3_600_000);
+    sim.release('job-live');
     await waitFor('completion', () => description('job-live')?.startsWith('pull request opened') === true, 15_000);
     await waitFor('the status bar to hide', () => api.statusBar.text === undefined);
     // Other jobs of this suite may finish at the same moment: look among the recent notices.
@@ -115,25 +115,33 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
 
   it('an export that fails before its first poll still notifies: the reply to the start was its first reading', async () => {
     if (api.session.state !== 'ok') assert.equal(await vscode.commands.executeCommand('docsAdmin.key.set', fromCode({ key: sim.key })), true);
-    // 50 simulated seconds are 50 ms here; the first poll is answered after 300 ms, when the export has failed.
-    sim.setExportDefaults({ queuedMs: 0, durationMs: 50_000, outcome: 'failed', error: 'Rendering failed: page /quick timed out' });
-    sim.injectFault({ route: 'export.status', kind: 'delay', ms: 300, times: 1 });
-    const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'docs.quickfail.dev' }));
+    // Held running, so the start's answer says running; the moment that answer is sent, the export
+    // is moved to its end (failed): every poll, the first one included, finds it failed.
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 50_000, outcome: 'failed', error: 'Rendering failed: page /quick timed out', held: true });
+    const failing = sim.onExchange(({ request, reply }) => {
+      if (request.route === 'export.start') sim.stepJob(String((JSON.parse(reply.body) as { jobId: string }).jobId), 50_000);
+    });
+    const jobId = await Promise.resolve(vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'docs.quickfail.dev' }))).finally(failing);
     assert.ok(jobId);
     await waitFor('the failed row', () => (description(jobId, api.exportTree) ?? '').startsWith('failed'), 15_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Static export of docs.quickfail.dev failed: Rendering failed: page /quick timed out'));
     const polls = sim.requests.filter((r) => r.route === 'export.status' && r.path.endsWith(`/${jobId}`));
     assert.equal(polls.length, 1, 'its first poll already said failed');
-    sim.setExportDefaults({ outcome: 'completed' });
+    sim.setExportDefaults({ outcome: 'completed', held: false });
   });
 
   it('an export shows progress, then offers its bundle link with the expiry', async () => {
-    // Running for 8 s of real time: a loaded machine still reads it while it runs (in 2 s a poll could miss it).
-    sim.setExportDefaults({ queuedMs: 100_000, durationMs: 8_000_000, pages: 300 });
+    // Held by the simulator where it starts (queued), then moved to 40 % and held there while the
+    // test reads it; released, it ends.
+    sim.setExportDefaults({ queuedMs: 100_000, durationMs: 1_000_000, pages: 300, held: true });
     const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'docs.acme.dev' }));
-    await waitFor('progress', () => /^running · \d+% · [\d,]+ pages/.test(description(jobId, api.exportTree) ?? ''), 15_000);
-    await waitFor('the status bar', () => /^Export \d+%/.test(api.statusBar.text ?? ''));
-    await waitFor('completion', () => (description(jobId, api.exportTree) ?? '').startsWith('completed · 300 pages'), 30_000);
+    sim.setExportDefaults({ held: false });
+    await waitFor('the queued row', () => (description(jobId, api.exportTree) ?? '').startsWith('queued'));
+    sim.stepJob(jobId, 100_000 + 400_000);
+    await waitFor('progress', () => (description(jobId, api.exportTree) ?? '').startsWith('running · 40% · 120 pages'), 15_000);
+    await waitFor('the status bar', () => /^Export 40%/.test(api.statusBar.text ?? ''));
+    sim.release(jobId);
+    await waitFor('completion', () => (description(jobId, api.exportTree) ?? '').startsWith('completed · 300 pages'), 15_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Static export of docs.acme.dev completed (300 pages).'));
     assert.equal(await vscode.commands.executeCommand('docsAdmin.export.copyBundleLink', row(jobId, api.exportTree)), true);
     const link = await vscode.env.clipboard.readText();
@@ -142,7 +150,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('a rejected key shows the key-rejected state and stops polling', async () => {
-    sim.addAgentJob({ id: 'job-before-revoke', durationMs: 100_000_000 });
+    sim.addAgentJob({ id: 'job-before-revoke', durationMs: 1_000, held: true });
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-before-revoke' }));
     await waitFor('the row', () => (description('job-before-revoke') ?? '').startsWith('active'));
     const good = sim.keys.splice(0, sim.keys.length, { key: 'da_replacement_key' });
@@ -150,10 +158,8 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
       await vscode.commands.executeCommand('docsAdmin.refresh');
       await waitFor('the key-rejected state', () => api.session.state === 'unauthorized');
       assert.match(api.session.stateMessage ?? '', /rejected/);
-      const polls = () => sim.requests.filter((r) => r.route === 'agent.get').length;
-      const count = polls();
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
-      assert.equal(polls(), count, 'no polling while the key is rejected');
+      // Paused, with every poll under way answered: no request comes while the key is rejected.
+      await waitFor('polling to stop', () => api.session.service?.isIdle === true);
     } finally {
       sim.keys.splice(0, sim.keys.length, ...good);
     }
@@ -162,9 +168,14 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
   });
 
   it('refreshes only the row whose job changed', async () => {
-    // A running export's progress changes at every poll while its place in the list does not.
-    sim.setExportDefaults({ queuedMs: 0, durationMs: 60_000_000, pages: 1_000 });
+    // A running export whose progress changes at every poll (each reading moves it on by 1 %, and it
+    // is held running) while its place in the list does not.
+    sim.setExportDefaults({ queuedMs: 0, durationMs: 1_000_000, pages: 1_000, held: true });
     const jobId = await vscode.commands.executeCommand<string>('docsAdmin.export.start', fromCode({ value: 'rows.acme.dev' }));
+    sim.setExportDefaults({ held: false });
+    const moving = sim.onExchange(({ request }) => {
+      if (request.route === 'export.status' && request.path.endsWith(`/${jobId}`)) sim.stepJob(jobId, 10_000);
+    });
     await waitFor('the running row', () => (description(jobId, api.exportTree) ?? '').startsWith('running'));
     const events: (JobNode | JobNode[] | undefined | null | void)[] = [];
     const listening = api.exportTree.onDidChangeTreeData((e) => events.push(e));
@@ -172,6 +183,7 @@ describe('agent jobs and exports in the editor (against the simulator)', functio
       await waitFor('three row updates', () => events.filter(Array.isArray).length >= 3, 15_000);
     } finally {
       listening.dispose();
+      moving();
       await vscode.commands.executeCommand('docsAdmin.job.stopTracking', row(jobId, api.exportTree));
     }
     for (const e of events) {

@@ -55,7 +55,8 @@ describe('the admin key goes only to the server it was set for, confirmed by its
     const warning = warnings().find((m) => /stored without the server/.test(m.text));
     assert.deepEqual(warning?.items, [`Set Admin Key for ${origin(listener)}`, `Send the Key to ${origin(listener)}`], 'the buttons name the server');
     await vscode.commands.executeCommand('docsAdmin.refresh');
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Whatever the refresh read has been read (no poll under way, none due): then no key reached the listener.
+    await waitFor('the refresh\'s readings', () => api.session.service?.isIdle === true);
     assert.deepEqual(keyRequests(listener).map((r) => r.path), [], 'the listener saw no key');
     assert.equal(await api.secrets.get(SECRET), sim.key, 'the key is kept as it was, bound to nothing');
   });

@@ -68,9 +68,9 @@ describe('reliability in the editor: hostile input, shared state, values changed
     it('Track Agent Job refuses the admin key pasted as a job id: nothing sent', async () => {
       sim.clearRequests();
       assert.equal(await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: sim.key })), undefined);
-      await new Promise((r) => setTimeout(r, 200));
-      assert.ok(!sim.requests.some((r) => r.path.includes(sim.key)), 'the key never travelled in a path');
+      // Refused before anything was tracked: nothing can read it, now or later.
       assert.equal(api.session.service?.get(`agent:${sim.key}`), undefined);
+      assert.ok(!sim.requests.some((r) => r.path.includes(sim.key)), 'the key never travelled in a path');
     });
 
     it('Set Project ID refuses the admin key of another environment', async () => {
@@ -140,7 +140,7 @@ describe('reliability in the editor: hostile input, shared state, values changed
     it('a job another window tracked shows and is polled once the window reads the store again (what focus does)', async () => {
       const service = api.session.service;
       assert.ok(service);
-      sim.addAgentJob({ id: 'rel-other-window', durationMs: 3_600_000 });
+      sim.addAgentJob({ id: 'rel-other-window', durationMs: 1_000, held: true });
       const storageKey = `docsAdmin.jobs.${api.session.environment.id}`;
       const stored = globalState().get<unknown[]>(storageKey) ?? [];
       // As the other window's write arrives: in the memento, with no event.
@@ -196,13 +196,16 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
 
     it('edited (not saved) while the export runs: stopped at the values step; the edit and the file are kept', async () => {
-      sim.setExportDefaults({ queuedMs: 0, durationMs: 1_500_000 });
+      // The export is held running by the simulator until the edit is made.
+      sim.setExportDefaults({ queuedMs: 0, durationMs: 1_000, held: true });
       const document = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(document);
       const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri, rollout: false }));
       const before = sim.requests.filter((r) => r.route === 'export.status').length;
       await waitFor('the export to be followed', () => sim.requests.filter((r) => r.route === 'export.status').length > before);
       await typeInto(document, 'replicas: 3  # typed during the publish\n');
+      sim.setExportDefaults({ held: false });
+      sim.releaseAll();
       assert.equal(await running, undefined, 'stopped');
       assert.ok(document.isDirty);
       assert.match(document.getText(), /typed during the publish/);
@@ -211,11 +214,14 @@ describe('reliability in the editor: hostile input, shared state, values changed
     });
 
     it('changed on disk (outside staticExport) while the export runs: the change is kept and the link written into it', async () => {
-      sim.setExportDefaults({ queuedMs: 0, durationMs: 1_500_000 });
+      // The export is held running by the simulator until the file has changed.
+      sim.setExportDefaults({ queuedMs: 0, durationMs: 1_000, held: true });
       const running: Thenable<PublishResult | undefined> = vscode.commands.executeCommand('docsAdmin.publish', undefined, fromCode({ domain: 'docs.acme.dev', uri, rollout: false }));
       const before = sim.requests.filter((r) => r.route === 'export.status').length;
       await waitFor('the export to be followed', () => sim.requests.filter((r) => r.route === 'export.status').length > before);
       writeFileSync(uri.fsPath, VALUES.replace('tag: "3"', 'tag: "4"  # from git pull'));
+      sim.setExportDefaults({ held: false });
+      sim.releaseAll();
       const result = await running;
       assert.ok(result, 'published');
       assert.match(onDisk(), /tag: "4" {2}# from git pull/);

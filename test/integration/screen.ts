@@ -54,7 +54,10 @@ export async function waitForShown(what: string, needle: string, timeoutMs = 10_
   }
 }
 
-/** Presses keys and types text in the window, as a person would, and waits until it is done. */
+/**
+ * Presses keys and types text in the window, as a person would, and waits until it is done and
+ * the window has been read after it (what the screen functions say is then as of that moment).
+ */
 export async function hands(...actions: ({ press: string } | { type: string })[]): Promise<void> {
   const file = `${screenFile()}.hands`;
   writeFileSync(`${file}.partial`, JSON.stringify(actions));
@@ -64,4 +67,9 @@ export async function hands(...actions: ({ press: string } | { type: string })[]
     if (Date.now() > until) assert.fail('the test host did not act on the window within 10 s');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Waits for a whole reading of the window that began after now: everything on screen now (texts, links) is in what the screen functions say. */
+export function screenRead(): Promise<void> {
+  return hands();
 }

@@ -10,13 +10,12 @@ import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import type { SendOutcome } from '../../src/vscode/commands/askAgent';
 import { Simulator } from '../simulator';
-import { hands, openOnScreen, shownLinks, shownTexts, waitForShown } from './screen';
+import { hands, openOnScreen, screenRead, shownLinks, shownTexts, waitForShown } from './screen';
 import { configure, fromCode, internals, waitFor } from './support';
 
 /** A link that would run a harmless command of ours, as the issue's would run any. */
 const link = (label: string, command: string) => `[${label}](command:${command})`;
 const linksTo = (command: string) => shownLinks().filter((l) => l.href.startsWith(`command:${command}`));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Waits until `condition` holds of what the window shows, keeping the notification centre open
@@ -94,7 +93,8 @@ describe('text VS Code renders with links (progress, input boxes) holds none, on
     await api.ui.progress({ location: vscode.ProgressLocation.Notification, title: `Sending the follow-up to agent job ${link('Open it', 'docsAdmin.refresh')}…` }, async (progress) => {
       progress.report({ message: `step ${link('Run', 'docsAdmin.job.refresh')}` });
       await inCentre('the title and the message on screen', () => shownTexts().some((t) => t.includes('Sending the follow-up to agent job [Open it] (command:docsAdmin.refresh)') && t.includes('step [Run] (command:docsAdmin.job.refresh)')));
-      await sleep(400);
+      // A whole reading of the window while it shows them: any link they rendered is in it.
+      await screenRead();
     });
     assert.deepEqual([...linksTo('docsAdmin.refresh'), ...linksTo('docsAdmin.job.refresh')], []);
   });
@@ -109,7 +109,7 @@ describe('text VS Code renders with links (progress, input boxes) holds none, on
     // Typing runs the validation.
     await hands({ type: 'y' });
     await waitForShown('the validation message', 'Not this [Open] (command:docsAdmin.export.start)');
-    await sleep(400);
+    await screenRead();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal(await shown, undefined);
     assert.deepEqual([...linksTo('docsAdmin.preview.stop'), ...linksTo('docsAdmin.export.start')], []);
@@ -122,7 +122,7 @@ describe('text VS Code renders with links (progress, input boxes) holds none, on
     await waitFor('the input box open', () => openOnScreen().quickInput);
     await hands({ type: link('Open', 'docsAdmin.agentJob.openRepository') });
     await waitForShown('the validation message', 'is not a job id');
-    await sleep(400);
+    await screenRead();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal(await tracking, undefined);
     assert.deepEqual(linksTo('docsAdmin.agentJob.openRepository'), [], 'no link on screen');

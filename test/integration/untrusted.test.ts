@@ -54,9 +54,12 @@ describe('outside text in notifications: nothing in it can be clicked', function
   });
 
   it('an export\'s server error with link syntax: the failure notification has no link', async () => {
-    const { jobId } = sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 2_000_000, outcome: 'failed', error: `Render failed. ${LINK}` });
+    // Held running until its first reading, then moved to its end: it fails while followed.
+    const { jobId } = sim.addExportJob({ domain: 'docs.acme.dev', queuedMs: 0, durationMs: 1_000, outcome: 'failed', error: `Render failed. ${LINK}`, held: true });
     const before = api.messages.recent.at(-1);
     await api.session.service?.trackExportJob(String(jobId));
+    await waitFor('its first reading', () => api.session.service?.get(`export:${String(jobId)}`)?.snapshot?.status === 'running');
+    sim.stepJob(String(jobId), 1_000);
     await waitFor('the failure notification', () => shownSince(before).some((m) => m.text.startsWith('Static export of docs.acme.dev failed')));
     const shown = shownSince(before).find((m) => m.text.startsWith('Static export of docs.acme.dev failed'));
     assertNoLink(shown, /Render failed\. \[Show Logs\] \(command:docsAdmin\.baseUrl\.set/);
@@ -93,7 +96,7 @@ describe('outside text in notifications: nothing in it can be clicked', function
   it('a base URL re-pointed (as the link would) gets no key: the view says why, and a warning asks', async () => {
     const other = await Simulator.start({ timeScale: 1_000 });
     try {
-      sim.addAgentJob({ id: 'job-watched', durationMs: 100_000_000 });
+      sim.addAgentJob({ id: 'job-watched', durationMs: 1_000, held: true });
       await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-watched' }));
       const before = api.messages.recent.at(-1);
       assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: other.baseUrl })), true);
@@ -103,7 +106,8 @@ describe('outside text in notifications: nothing in it can be clicked', function
       const warning = shownSince(before).find((m) => m.severity === 'warning');
       assert.deepEqual(warning?.items, [`Set Admin Key for ${new URL(other.baseUrl).origin}`, `Send the Key to ${new URL(other.baseUrl).origin}`]);
       await vscode.commands.executeCommand('docsAdmin.refresh');
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Whatever the refresh read has been read (no poll under way, none due): then no key reached the other server.
+      await waitFor('the refresh\'s readings', () => api.session.service?.isIdle === true);
       assert.deepEqual(other.requests.filter((r) => r.headers.authorization !== undefined), [], 'no key reached the other server');
       // Back to the server the key was set for: it is used again.
       assert.equal(await vscode.commands.executeCommand('docsAdmin.baseUrl.set', fromCode({ value: sim.baseUrl })), true);

@@ -34,7 +34,8 @@ describe('an agent job without the fields the vendor leaves optional, in the edi
   });
 
   it('its row shows what is known (named by its id), it is followed to its end and notified; Open Repository says why it cannot', async () => {
-    sim.addAgentJob({ id: 'job-vendor-bare', ref: null, durationMs: 2_000_000, omit: ['source', 'model', 'createdAt'] });
+    // Held active by the simulator while the test reads its row; released, it ends.
+    sim.addAgentJob({ id: 'job-vendor-bare', ref: null, durationMs: 1_000, held: true, omit: ['source', 'model', 'createdAt'] });
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: 'job-vendor-bare' }));
     await waitFor('the active row', () => {
       const node = row('job-vendor-bare');
@@ -45,6 +46,7 @@ describe('an agent job without the fields the vendor leaves optional, in the edi
     assert.equal(active.contextValue, 'agentJob.active.noRef.noRepo');
     assert.equal(tooltipText(active).replace(/ {2}(\n|$)/g, '\n'), '**job-vendor-bare**\n\nJob: job-vendor-bare\nStatus: active\nRef: (none)\nArchived: no\nPull request: none\n');
     await waitFor('the status bar', () => api.statusBar.text === '1 agent job');
+    sim.release('job-vendor-bare');
     await waitFor('completion', () => String(item(row('job-vendor-bare') as JobNode).description).startsWith('pull request opened'), 15_000);
     await waitFor('the notification', () => api.notifier.recent.some((n) => n.message === 'Agent job job-vendor-bare opened a pull request.'));
     assert.equal(item(row('job-vendor-bare') as JobNode).contextValue, 'agentJob.completed.noRef.noRepo.hasPr');

@@ -6,6 +6,7 @@
  * previews. Nothing ticks: every answer is computed from the deployment's start.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { JobTime } from './jobTime';
 import type { AutomationSeed, DeploymentDefaults, DeploymentSeed } from './types';
 
 export interface DeploymentRecord {
@@ -14,6 +15,8 @@ export interface DeploymentRecord {
   kind: 'production' | 'preview';
   branch: string;
   createdAt: number;
+  /** Its own time (held by a test, or moving at the time scale). */
+  time: JobTime;
   queuedMs: number;
   durationMs: number;
   outcome: 'success' | 'failure';
@@ -92,21 +95,19 @@ export class DeploymentStore {
     this.defaults = { queuedMs: 3_000, durationMs: 60_000, outcome: 'success', triggerLimit: 10, previewLimit: 5, ...defaults };
   }
 
-  private elapsed(createdAt: number): number {
-    return (this.now() - createdAt) * this.timeScale;
-  }
-
   add(seed: DeploymentSeed = {}): DeploymentRecord {
     const kind = seed.kind ?? (seed.branch === undefined ? 'production' : 'preview');
     const branch = seed.branch ?? 'main';
     const sha = seed.commit?.sha ?? createHash('sha1').update(objectId()).digest('hex');
     const repository = 'acme/docs';
+    const createdAt = seed.createdAt ?? this.now();
     const record: DeploymentRecord = {
       id: seed.id ?? objectId(),
       projectId: seed.projectId ?? this.projectId,
       kind,
       branch,
-      createdAt: seed.createdAt ?? this.now(),
+      createdAt,
+      time: new JobTime(createdAt, this.now, this.timeScale, seed.held ?? false),
       queuedMs: seed.queuedMs ?? this.defaults.queuedMs,
       durationMs: seed.durationMs ?? this.defaults.durationMs,
       outcome: seed.outcome ?? this.defaults.outcome,
@@ -138,7 +139,7 @@ export class DeploymentStore {
   }
 
   status(record: DeploymentRecord): 'queued' | 'in_progress' | 'success' | 'failure' {
-    const elapsed = this.elapsed(record.createdAt);
+    const elapsed = record.time.elapsed();
     if (elapsed < record.queuedMs) return 'queued';
     if (elapsed < record.queuedMs + record.durationMs) return 'in_progress';
     return record.outcome;
@@ -153,10 +154,10 @@ export class DeploymentStore {
   json(record: DeploymentRecord): Record<string, unknown> {
     const status = this.status(record);
     const script = this.script(record);
-    const running = (this.elapsed(record.createdAt) - record.queuedMs) / record.durationMs;
+    const running = (record.time.elapsed() - record.queuedMs) / record.durationMs;
     // One line at the start, then line by line over the run; all of them at the end.
     const shown = status === 'queued' ? 0 : status === 'in_progress' ? Math.min(script.length - 1, 1 + Math.floor(running * (script.length - 1))) : script.length;
-    const endedAt = record.createdAt + (record.queuedMs + record.durationMs) / this.timeScale;
+    const endedAt = record.time.clockAt(record.queuedMs + record.durationMs);
     const done = status === 'success' || status === 'failure';
     const site = `${this.siteOrigin()}/site/${record.subdomain}`;
     return {
@@ -206,7 +207,7 @@ export class DeploymentStore {
   triggerDeployment(projectId: string): Answer {
     const limited = this.limited(this.triggers, this.defaults.triggerLimit, 10_000, `${this.defaults.triggerLimit} deployment and automation triggers per 10 seconds`);
     if (limited !== undefined) return limited;
-    const record = this.add({ source: 'api', ...this.defaults.seed, projectId, kind: 'production' });
+    const record = this.add({ source: 'api', ...(this.defaults.held === true ? { held: true } : {}), ...this.defaults.seed, projectId, kind: 'production' });
     return { status: 202, body: { statusId: record.id } };
   }
 
@@ -222,7 +223,7 @@ export class DeploymentStore {
     if (typeof branch !== 'string' || branch.length < 1) return { status: 400, body: { error: 'The `branch` field is required.' } };
     const limited = this.limited(this.previews, this.defaults.previewLimit, 60_000, `${this.defaults.previewLimit} preview deployments per minute`);
     if (limited !== undefined) return limited;
-    const record = this.add({ source: 'api', ...this.defaults.seed, projectId, kind: 'preview', branch });
+    const record = this.add({ source: 'api', ...(this.defaults.held === true ? { held: true } : {}), ...this.defaults.seed, projectId, kind: 'preview', branch });
     return { status: 202, body: { statusId: record.id, previewUrl: this.previewUrl(branch) } };
   }
 

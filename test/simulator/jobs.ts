@@ -1,7 +1,9 @@
 /**
  * Agent and export jobs whose status is a function of the simulator's clock: nothing ticks,
- * every answer is computed from the job's start, its (scaled) duration and its outcome.
+ * every answer is computed from the job's own time (jobTime.ts: held by a test, or moving at
+ * the time scale), its duration and its outcome.
  */
+import { JobTime } from './jobTime';
 import type { AgentJobField, AgentJobSeed, ExportDefaults, ExportJobSeed } from './types';
 
 export interface AgentJobRecord {
@@ -11,8 +13,10 @@ export interface AgentJobRecord {
   ref: string | null;
   model: string;
   createdAt: number;
-  /** When the current run (the create, or the latest follow-up) started. */
-  runStartedAt: number;
+  /** The current run's time (the create's, or the latest follow-up's). */
+  run: JobTime;
+  /** Whether a run has ended with the pull request opened (it stays through follow-ups). */
+  prOpened: boolean;
   durationMs: number;
   outcome: 'pr' | 'no-changes' | 'failed';
   /** The prompt and every follow-up, as received. */
@@ -28,6 +32,7 @@ export interface ExportJobRecord {
   jobId: string;
   domain: string;
   createdAt: number;
+  time: JobTime;
   queuedMs: number;
   durationMs: number;
   outcome: 'completed' | 'failed';
@@ -70,20 +75,17 @@ export class JobStore {
     return `${prefix}_${this.now().toString(36)}${this.seq.toString(36).padStart(3, '0')}`;
   }
 
-  /** Simulated milliseconds since `createdAt`. */
-  private elapsed(createdAt: number): number {
-    return (this.now() - createdAt) * this.timeScale;
-  }
-
   addAgent(seed: AgentJobSeed = {}): AgentJobRecord {
+    const createdAt = seed.createdAt ?? this.now();
     const record: AgentJobRecord = {
       id: seed.id ?? this.nextId('agent'),
       projectId: seed.projectId ?? this.projectId,
       repository: seed.repository ?? 'https://github.com/acme/docs',
       ref: seed.ref === undefined ? 'main' : seed.ref,
       model: seed.model ?? 'docs-agent-1',
-      createdAt: seed.createdAt ?? this.now(),
-      runStartedAt: seed.createdAt ?? this.now(),
+      createdAt,
+      run: new JobTime(createdAt, this.now, this.timeScale, seed.held === true),
+      prOpened: false,
       durationMs: seed.durationMs ?? 5 * 60_000,
       outcome: seed.outcome ?? 'pr',
       prompts: seed.prompt === undefined ? [] : [seed.prompt],
@@ -100,11 +102,17 @@ export class JobStore {
     return this.agents.get(`${projectId}\u0000${id}`);
   }
 
-  /** A follow-up: the job runs again from now, for its duration, and keeps its pull request. */
-  continueAgent(record: AgentJobRecord, prompt: string): void {
+  /** A follow-up: the job runs again from now (held, when `held`), for its duration, and keeps its pull request. */
+  continueAgent(record: AgentJobRecord, prompt: string, held = false): void {
+    record.prOpened = this.prOpened(record);
     record.prompts.push(prompt);
-    record.runStartedAt = this.now();
+    record.run.restart(held);
     record.fixedStatus = undefined;
+  }
+
+  /** The pull request is opened at the end of a run (the first, as a rule) and stays. */
+  private prOpened(record: AgentJobRecord): boolean {
+    return record.outcome === 'pr' && (record.prOpened || record.run.elapsed() >= record.durationMs);
   }
 
   archiveAgent(projectId: string, id: string): AgentJobRecord | undefined {
@@ -117,10 +125,9 @@ export class JobStore {
     let status: string;
     if (record.archivedAt !== undefined) status = 'archived';
     else if (record.fixedStatus !== undefined) status = record.fixedStatus;
-    else if (this.elapsed(record.runStartedAt) < record.durationMs) status = 'active';
+    else if (record.run.elapsed() < record.durationMs) status = 'active';
     else status = record.outcome === 'failed' ? 'failed' : 'completed';
-    // The pull request, once opened (at the end of the first run), stays through follow-ups.
-    const opened = record.outcome === 'pr' && this.elapsed(record.createdAt) >= record.durationMs;
+    const opened = this.prOpened(record);
     const json: Record<string, unknown> = {
       id: record.id,
       status,
@@ -139,10 +146,12 @@ export class JobStore {
   }
 
   addExport(seed: ExportJobSeed, defaults: ExportDefaults, version?: string): ExportJobRecord {
+    const createdAt = seed.createdAt ?? this.now();
     const record: ExportJobRecord = {
       jobId: seed.jobId ?? this.nextId('exp'),
       domain: seed.domain ?? 'docs.acme.dev',
-      createdAt: seed.createdAt ?? this.now(),
+      createdAt,
+      time: new JobTime(createdAt, this.now, this.timeScale, seed.held ?? defaults.held ?? false),
       queuedMs: seed.queuedMs ?? defaults.queuedMs,
       durationMs: seed.durationMs ?? defaults.durationMs,
       outcome: seed.outcome ?? defaults.outcome,
@@ -156,7 +165,7 @@ export class JobStore {
   }
 
   exportStatus(record: ExportJobRecord): 'queued' | 'running' | 'completed' | 'failed' {
-    const elapsed = this.elapsed(record.createdAt);
+    const elapsed = record.time.elapsed();
     if (elapsed < record.queuedMs) return 'queued';
     if (elapsed < record.queuedMs + record.durationMs) return 'running';
     return record.outcome;
@@ -164,11 +173,11 @@ export class JobStore {
 
   exportJson(record: ExportJobRecord): Record<string, unknown> {
     const status = this.exportStatus(record);
-    const elapsed = this.elapsed(record.createdAt);
+    const elapsed = record.time.elapsed();
     // A failing job stops at 60 %; a running one moves linearly, or along its curve.
     const fraction =
       status === 'queued' ? 0 : status === 'completed' ? 1 : status === 'failed' ? 0.6 : alongCurve(record.progressCurve, (elapsed - record.queuedMs) / record.durationMs);
-    const endedAt = record.createdAt + (record.queuedMs + record.durationMs) / this.timeScale;
+    const endedAt = record.time.clockAt(record.queuedMs + record.durationMs);
     const terminal = status === 'completed' || status === 'failed';
     return {
       jobId: record.jobId,

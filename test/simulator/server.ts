@@ -11,9 +11,10 @@ import { playgroundAnalytics, type AnalyticsData } from './analyticsData';
 import { SimClock } from './clock';
 import { handleControl } from './control';
 import { DeploymentStore } from './deployments';
-import { FaultQueue } from './faults';
+import { FaultQueue, Gates } from './faults';
 import { HostileText, type HostileField } from './hostile';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
+import type { JobTime } from './jobTime';
 import { reportSecret } from './ledger';
 import { RandomFaults, type RandomFaultOptions } from './randomFaults';
 import { matchApi, matchStorage, segments, type Matched } from './routes';
@@ -80,6 +81,7 @@ export class Simulator {
   private readonly jobs: JobStore;
   private readonly deploys: DeploymentStore;
   private readonly faults = new FaultQueue();
+  private readonly gates = new Gates();
   private randomFaults: RandomFaults | undefined;
   private readonly secret = randomBytes(32).toString('hex');
   private readonly sockets = new Set<Socket>();
@@ -202,6 +204,39 @@ export class Simulator {
     this.clock.advance(ms);
   }
 
+  /**
+   * Holds a job (an agent job, an export or a deployment, by its id) where it is now: queued or
+   * running, it stays so, whatever the time scale and however slow the machine, until
+   * `release`. A test that must see a job running holds it rather than giving it a long duration.
+   */
+  hold(id: string): void {
+    this.jobTime(id).hold();
+  }
+
+  /** The held job goes on from where it was held (a job whose duration is over ends at once). */
+  release(id: string): void {
+    this.jobTime(id).release();
+  }
+
+  /** Releases every held job (a suite's `after`: nothing it held stays held for the next). */
+  releaseAll(): void {
+    for (const record of this.jobs.agents.values()) record.run.release();
+    for (const record of this.jobs.exports.values()) record.time.release();
+    for (const record of this.deploys.deployments.values()) record.time.release();
+  }
+
+  /** Moves one job's own time on by `simulatedMs`, held or not: a held export's progress, a held deployment's log lines. */
+  stepJob(id: string, simulatedMs: number): void {
+    this.jobTime(id).step(simulatedMs);
+  }
+
+  private jobTime(id: string): JobTime {
+    const agent = [...this.jobs.agents.values()].find((record) => record.id === id);
+    const time = agent?.run ?? this.jobs.exports.get(id)?.time ?? this.deploys.deployments.get(id)?.time;
+    if (time === undefined) throw new Error(`The simulator has no job ${id}`);
+    return time;
+  }
+
   addAgentJob(seed?: AgentJobSeed): Record<string, unknown> {
     return this.jobs.agentJson(this.jobs.addAgent(seed));
   }
@@ -297,6 +332,11 @@ export class Simulator {
     this.faults.add(fault);
   }
 
+  /** Lets the answers a `gate` fault of that name holds go, and later ones pass at once. */
+  openGate(name: string): void {
+    this.gates.open(name);
+  }
+
   clearFaults(): void {
     this.faults.clear();
   }
@@ -363,6 +403,7 @@ export class Simulator {
 
   /** Closes both listeners and every connection, stalled ones included; clears every timer. */
   async stop(): Promise<void> {
+    this.gates.openAll();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     const close = (server: Server | TlsServer) =>
@@ -435,6 +476,9 @@ export class Simulator {
         return;
       case 'delay':
         await this.sleep(fault.ms);
+        break;
+      case 'gate':
+        await this.gates.wait(fault.name);
         break;
       case 'status': {
         const headers = { ...fault.headers };
@@ -595,11 +639,11 @@ export class Simulator {
     uses.push(now);
     if (record !== undefined) {
       if (record.archivedAt !== undefined) return json(400, { error: 'Agent job is archived and takes no more messages' });
-      this.jobs.continueAgent(record, prompt);
+      this.jobs.continueAgent(record, prompt, this.agentDefaults.held === true);
       return json(200, this.jobs.agentJson(record));
     }
-    const { durationMs, outcome, repository, ref } = this.agentDefaults;
-    const created = this.jobs.addAgent({ projectId, durationMs, outcome, repository, prompt });
+    const { durationMs, outcome, repository, ref, held } = this.agentDefaults;
+    const created = this.jobs.addAgent({ projectId, durationMs, outcome, repository, prompt, held: held === true });
     created.ref = ref.replace('{id}', created.id);
     return json(201, this.jobs.agentJson(created));
   }

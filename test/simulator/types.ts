@@ -17,6 +17,8 @@ export interface ExportDefaults {
   outcome: 'completed' | 'failed';
   pages: number;
   error?: string;
+  /** Exports started through the API are held where they start (queued, or running at 0 %) until a test releases them. */
+  held?: boolean;
 }
 
 /** What a job created through the API (`POST /v2/agent/{projectId}/job`) becomes. */
@@ -31,6 +33,8 @@ export interface AgentDefaults {
   hourlyLimit: number;
   /** Whether a 429 of that limit carries `Retry-After` (the real service may or may not). */
   retryAfter: boolean;
+  /** Each run (a create, a follow-up) is held active until a test releases the job. */
+  held?: boolean;
 }
 
 export interface SimulatorOptions {
@@ -72,6 +76,8 @@ export interface AgentJobSeed {
    * or `source.repository` / `source.ref` alone, `model`, `createdAt`, `prLink`, `archivedAt`.
    */
   omit?: AgentJobField[];
+  /** Held where it is when added (active, for a job added now) until a test releases it. */
+  held?: boolean;
 }
 
 export type AgentJobField = 'source' | 'source.repository' | 'source.ref' | 'model' | 'createdAt' | 'prLink' | 'archivedAt';
@@ -91,6 +97,8 @@ export interface ExportJobSeed {
    * stretch a stall. Linear without it.
    */
   progressCurve?: readonly (readonly [number, number])[];
+  /** Held where it is when added (queued, or running at 0 % without `queuedMs`) until a test releases it. */
+  held?: boolean;
 }
 
 export type RouteName =
@@ -118,6 +126,8 @@ export interface DeploymentDefaults {
   triggerLimit: number;
   /** Preview triggers per simulated minute. */
   previewLimit: number;
+  /** Deployments and previews started through the API are held where they start until a test releases them. */
+  held?: boolean;
   /** More of what those deployments are (their commit, author, logs, summary: hostile text, say). */
   seed?: Omit<DeploymentSeed, 'id' | 'projectId' | 'kind' | 'branch' | 'createdAt'>;
 }
@@ -143,6 +153,8 @@ export interface DeploymentSeed {
   failAt?: number;
   failureLines?: string[];
   summary?: string;
+  /** Held where it is when added (queued, or running with its first log line without `queuedMs`) until a test releases it. */
+  held?: boolean;
 }
 
 export interface AutomationSeed {
@@ -158,6 +170,8 @@ export type FaultSpec =
   /** `retryAfterDateSeconds`: a `Retry-After` HTTP date that many seconds after the simulator's clock, made for each answer. */
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string>; retryAfterDateSeconds?: number }
   | { kind: 'delay'; ms: number }
+  /** The answer waits until the test opens the gate of that name (`sim.openGate(name)`). */
+  | { kind: 'gate'; name: string }
   | { kind: 'malformed'; body: string; contentType?: string; status?: number }
   | { kind: 'oversized'; bytes: number; chunked?: boolean }
   | { kind: 'reset' }

@@ -19,6 +19,7 @@ import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';
 import { playgroundAnalytics, PLAYGROUND_CONTACTS, Simulator } from '../simulator';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
 import { actionNode, type ActionNode } from './support/actionNode';
+import { docsJson, writeSite } from './support/site';
 import { collector } from './support/collector';
 
 const ROOT = resolve(__dirname, '../../..');
@@ -492,6 +493,27 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
       assert.ok(!run.summary.includes(previewUrl), 'the summary links it only when it passed');
     }
     assert.equal(existsSync(marker), false);
+  });
+
+  it('check: annotations on the lines of the docs folder and a summary; exit 1 on an error, 0 when clean; no API call', async () => {
+    const site = join(work, 'site');
+    writeSite(join(site, 'broken'), { 'docs.json': docsJson(['index']), 'index.mdx': '# Home\n\n[a](/missing) [b](#nowhere)\n' });
+    writeSite(join(site, 'clean'), { 'docs.json': docsJson(['index']), 'index.mdx': '# Home\n' });
+    const requests = sim.requests.length;
+    const broken = await action({ operation: 'check', root: join(site, 'broken') });
+    masked(broken);
+    assert.equal(broken.code, 1, broken.everything);
+    const annotations = broken.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    assert.equal(annotations.length, 3, broken.stdout);
+    assert.match(annotations[0] ?? '', /broken\/index\.mdx,line=3,col=5,.*title=docs-admin link-missing::"\/missing" leads/);
+    assert.match(annotations[1] ?? '', /line=3,col=19,.*anchor-missing::No heading or id on this page makes the anchor #nowhere/);
+    assert.match(annotations[2] ?? '', /title=Docs Admin check failed::The site check found 2 errors/);
+    assert.match(broken.summary, /### Docs Admin: site health of/);
+    assert.match(broken.summary, /\*\*2 errors, 0 warnings:\*\*/);
+    const clean = await action({ operation: 'check', root: join(site, 'clean') });
+    assert.equal(clean.code, 0, clean.everything);
+    assert.match(clean.summary, /\*\*Clean\*\*: 0 errors, 0 warnings in 2 files\./);
+    assert.equal(sim.requests.length, requests, 'check sends no request');
   });
 
   it('action.yml declares exactly the inputs and outputs the entry reads and writes', () => {

@@ -1,265 +1,165 @@
 /**
- * The benchmark figures the README and BENCHMARKS.md quote are those of the committed results
- * files (issue 28, part 3): each is recounted here from `bench/results*.json` or the committed
- * profile, formatted as the text writes it, and looked up in the text. A figure changed in the
- * text without a results file to match, or a results file rerun without the text, fails; so does
- * a ratio in the README's polling or extraction bullet that no results file holds.
+ * Every benchmark figure the project states is in a committed results file of the current code
+ * (issue 37): BENCHMARKS.md is what bench/table.ts makes of `bench/results*.json` and nothing
+ * else; each file says when it ran, on which commit, and the machine's load at its start and
+ * end, and one whose load was above the gate says it was run with --loaded; a goal missed names
+ * a committed profile that explains it; and the README (and the guides in docs/) quote no
+ * measured figure that no current results file holds.
  *
- * The download's figures (issue 26, bench/results-download.json) are recounted in
- * benchmarkClaimsDownload.test.ts.
+ * The earlier rounds' figures are checked against their own files in benchmarkClaimsHistory and
+ * benchmarkClaimsDownload.
  */
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { BenchResult, Measure } from '../../bench/types';
-import { median } from '../../bench/types';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { main } from '../../bench/run';
+import { benchmarksPage, currentResults, knownMisses, missFor, withUnit, type Named, type ResultsFile } from '../../bench/table';
+import { formatValue, type Bench } from '../../bench/types';
 
 const ROOT = resolve(__dirname, '../../..');
 const read = (path: string) => readFileSync(resolve(ROOT, path), 'utf8');
-/** The text as a reader sees it: no emphasis, no line breaks inside a sentence or a table cell. */
-const plain = (text: string) => text.replace(/\*\*/g, '').replace(/\s+/g, ' ');
 
-interface ResultsFile {
-  date: string;
-  seconds: number;
-  results: BenchResult[];
-}
-const results = (path: string) => JSON.parse(read(path)) as ResultsFile;
-
-function bench(file: ResultsFile, name: string): BenchResult {
-  const found = file.results.find((r) => r.name === name);
-  assert.ok(found !== undefined, `no ${name} benchmark in the results`);
-  return found;
-}
-
-function measure(b: BenchResult, metric: string, baselineName?: string): Measure {
-  const found = b.measures.find((m) => m.metric === metric && (baselineName === undefined || m.baselineName === baselineName));
-  assert.ok(found !== undefined, `no measure "${metric}"${baselineName === undefined ? '' : ` against ${baselineName}`}`);
-  return found;
-}
-
-/** As `npm run bench` prints a value: 0 decimals from 100, 1 from 10, else 2. */
-function fmt(value: number): string {
-  return Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 10 ? value.toFixed(1) : value.toFixed(2);
-}
-
-/** A ratio to two decimals; three when two would put it on the other side of the 0.5x goal. */
-function x(value: number | undefined): string {
-  assert.ok(value !== undefined && Number.isFinite(value), 'a ratio');
-  const two = value.toFixed(2);
-  return (Number(two) <= 0.5) !== (value <= 0.5) ? `${value.toFixed(3)}x` : `${two}x`;
-}
-
-const noteOf = (b: BenchResult, pattern: RegExp): RegExpExecArray => {
-  for (const note of b.notes) {
-    const m = pattern.exec(note);
-    if (m !== null) return m;
+/** Every figure a results file holds, as the table prints it (with and without its unit), and its goals' figures. */
+function figuresOf(files: readonly Named<ResultsFile>[]): Set<string> {
+  const figures = new Set<string>();
+  for (const f of files) {
+    for (const r of f.content.results) {
+      for (const m of r.measures) {
+        for (const v of [m.ours, m.min, m.max, m.baseline]) {
+          if (v === undefined) continue;
+          figures.add(withUnit(v, m.unit));
+          figures.add(formatValue(v));
+        }
+        for (const v of [m.ratio, m.ratioMin, m.ratioMax]) if (v !== undefined) figures.add(`${formatValue(v)}x`);
+        for (const goal of (m.goal ?? '').matchAll(/(\d+(?:\.\d+)?) ?(x|ms|s|MiB|KiB|%)/g)) figures.add(goal[2] === 'x' ? `${goal[1]}x` : `${goal[1]} ${goal[2]}`);
+      }
+    }
   }
-  assert.fail(`no note of ${b.name} matches ${pattern}`);
-};
-const numbers = (list: string) => list.split(',').map((v) => Number(v.trim()));
-
-function includes(doc: string, text: string, fragment: string): void {
-  assert.ok(text.includes(fragment), `${doc} should say "${fragment}"`);
+  return figures;
 }
 
-/** The ratios ("0.31x") quoted in a part of the text. */
-const ratiosIn = (text: string) => [...text.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)x\b/g)].map((m) => `${m[1] ?? ''}x`);
+/** Measured-looking figures: a ratio (1.5x), or a number with a unit of time, size or share. */
+const FIGURE = /(?<![\w.-])(\d+(?:[.,]\d+)*)(?:-(\d+(?:\.\d+)?))?(?: ?(ms|s|MiB\/s|MiB|KiB|GiB|MB|KB|%)|(x))(?![\w])/g;
 
-/** The README bullet that starts with `**title**`, as plain text. */
-function bullet(readme: string, title: string): string {
-  const start = readme.indexOf(`- **${title}`);
-  assert.ok(start >= 0, `the README has a bullet "${title}"`);
-  const end = readme.indexOf('\n- ', start + 1);
-  return plain(readme.slice(start, end < 0 ? undefined : end));
+/** The sentences of a Markdown text that name BENCHMARKS.md, the history or a results file. */
+function citingSentences(text: string): string[] {
+  return text
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?|])\s+/)
+    .filter((sentence) => /BENCHMARKS\.md|HISTORY\.md|bench\/results/.test(sentence));
 }
 
-describe('benchmark figures in the README and BENCHMARKS.md are those of the committed results', () => {
-  const full = results('bench/results.json');
-  const seed1 = results('bench/results-polling-seed1.json');
-  const seed1Before = results('bench/results-polling-seed1-before.json');
-  const pollingAlone = results('bench/results-polling.json');
-  const readme = read('README.md');
-  const benchmarks = plain(read('BENCHMARKS.md'));
-  const polling = bench(full, 'polling');
-  const POLLER = 'fixed 10 s poller';
+/** The figures of a sentence, each as the table would print it ("1.50x", "96.0 MiB"), ranges split. */
+function figuresIn(sentence: string): string[] {
+  const found: string[] = [];
+  for (const m of sentence.matchAll(FIGURE)) {
+    const unit = m[4] ?? m[3] ?? '';
+    for (const n of [m[1], m[2]]) {
+      if (n === undefined) continue;
+      const value = Number(n.replace(/,/g, ''));
+      found.push(unit === 'x' ? `${n}x` : `${n} ${unit}`, unit === 'x' ? `${formatValue(value)}x` : withUnit(value, unit));
+    }
+  }
+  return found;
+}
 
-  /** A workload's requests, p50 and p95 measures (the steady one has no prefix). */
-  const workload = (file: ResultsFile, name: string, kind = 'export') => {
-    const b = bench(file, 'polling');
-    const prefix = name === 'steady' ? '' : `${name}: `;
-    const jobs = kind === 'export' ? '20 export jobs' : '50 agent jobs';
-    const p50 = kind === 'export' || name !== 'steady' ? `${kind} detection latency p50` : 'agent detection latency p50 (focused)';
-    return {
-      requests: measure(b, `${prefix}requests, ${jobs}`, POLLER),
-      p50: measure(b, `${prefix}${p50}`, POLLER),
-      p95: measure(b, `${prefix}${kind} detection latency p95`, POLLER),
-    };
-  };
-  const triple = (w: ReturnType<typeof workload>) => `${x(w.requests.ratio)} / ${x(w.p50.ratio)} / ${x(w.p95.ratio)}`;
+describe('benchmark figures are those of the committed results files of the current code', () => {
+  const files = currentResults(ROOT);
+  const misses = knownMisses(ROOT);
 
-  describe('the README', () => {
-    const text = bullet(readme, 'Status that refreshes by itself');
-
-    it('quotes polling per workload, requests / median / p95 against the 10 s poller (bench/results.json, results-polling-seed1.json)', () => {
-      const rows: [string, ReturnType<typeof workload>][] = [
-        ['exports with steady progress', workload(full, 'steady')],
-        ['a long queue', workload(full, 'long queue')],
-        ['uneven progress', workload(full, 'uneven')],
-        ['exports that stall,', workload(full, 'stalls')],
-        ['move in bursts,', workload(full, 'bursts')],
-        ['not tuned on,', workload(seed1, 'bursts')],
-      ];
-      for (const [label, w] of rows) includes('README', text, `${label} ${triple(w)}`);
-      const agents = workload(full, 'steady', 'agent');
-      includes('README', text, `Agent jobs, which report no progress: ${x(agents.requests.ratio)} / ${x(agents.p50.ratio)}, a median delay of about 5 s`);
-      assert.ok(Math.abs(agents.p50.ours - 5) < 0.5, `a median of about 5 s: ${agents.p50.ours}`);
-    });
-
-    it('says "a third of the requests and of the delay" only where the figures hold it, and where they do not', () => {
-      for (const name of ['steady', 'long queue', 'uneven']) {
-        const w = workload(full, name);
-        for (const m of [w.requests, w.p50, w.p95]) assert.ok((m.ratio ?? 1) <= 1 / 3, `${m.metric}: ${m.ratio}`);
-      }
-      includes('README', text, 'a third of the requests or less, with a third of the delay or less. Not so for exports that stall');
-      for (const w of [workload(full, 'stalls'), workload(full, 'bursts')]) {
-        assert.ok(Math.abs((w.requests.ratio ?? 0) - 0.5) < 0.05, `about half the requests: ${w.requests.ratio}`);
-        assert.ok((w.p95.ratio ?? 0) > 1, `slowest ends later than the poller's: ${w.p95.ratio}`);
-      }
-      assert.ok((workload(seed1, 'bursts').p50.ratio ?? 0) > 1, 'on the held-out seed the median too');
-      includes('README', text, 'about half the requests, and their slowest ends (on that seed, the median too) are seen later than the poller sees them');
-    });
-
-    it('quotes no polling ratio that the results do not hold', () => {
-      const held = new Set(['steady', 'long queue', 'stalls', 'bursts', 'uneven'].flatMap((n) => triple(workload(full, n)).split(' / ')));
-      for (const r of triple(workload(seed1, 'bursts')).split(' / ')) held.add(r);
-      held.add('1.00x');
-      for (const r of ratiosIn(text)) assert.ok(held.has(r), `${r} in the README's polling bullet is in no results file`);
-    });
-
-    it("tells the editor's extraction from the CLI's: 1.71x and 1.44x tar -xzf in the same run, 30 ms of the editor's thread (bench/results.json)", () => {
-      const extract = bench(full, 'extract');
-      const editor = measure(extract, 'extension path, in-process, on disk');
-      const cli = measure(extract, 'CLI extraction time, whole process, on disk (/tmp)');
-      const thread = measure(extract, 'extension path: main-thread CPU time');
-      const files = noteOf(extract, /^(\d+) files/)[1] ?? '';
-      const text = bullet(readme, 'Extract Bundle');
-      includes('README', text, `its thread spent ${thread.ours} ms of CPU on ${Number(files).toLocaleString('en-US')} files in the last full benchmark run`);
-      includes('README', text, `the editor's extraction took ${x(editor.ratio)} the time of a whole \`tar -xzf\` process, the CLI's \`export extract\` as a whole process ${x(cli.ratio)}`);
-      assert.deepEqual(ratiosIn(text).sort(), [x(editor.ratio), x(cli.ratio)].sort(), 'no other ratio in the bullet');
-    });
+  it('BENCHMARKS.md is what bench/table.ts makes of bench/results*.json and bench/misses.json (npm run bench:table)', () => {
+    assert.equal(read('BENCHMARKS.md'), benchmarksPage(files, misses), 'BENCHMARKS.md differs from what the results files make: run npm run bench:table');
   });
 
-  describe('BENCHMARKS.md', () => {
-    it('names the full run it quotes (bench/results.json)', () => {
-      const end = new Date(full.date).toISOString().slice(11, 16);
-      includes('BENCHMARKS.md', benchmarks, `one full \`npm run bench\` (${full.seconds} s, ending ${end} UTC`);
-    });
+  it('each current results file says when it ran, on which commit, and the load at its start and end; above the gate only with --loaded', () => {
+    for (const { path, content: c } of files) {
+      assert.equal(c.quick, false, `${path}: a smoke run is not a result`);
+      assert.ok(!Number.isNaN(Date.parse(c.date)), `${path}: its date`);
+      assert.match(c.commit ?? '', /^[0-9a-f]{40}$/, `${path}: the commit it measured`);
+      const load = c.machine.load;
+      assert.ok(load !== undefined && load.start.length === 3 && load.end.length === 3, `${path}: the load average (1, 5, 15 min) at the start and the end`);
+      const gate = c.machine.loadGate ?? 0.75 * c.machine.cores;
+      if ((load.start[0] ?? 0) > gate && c.results.some((r) => r.name !== 'package')) assert.equal(c.loaded, true, `${path}: a load of ${load.start[0]} at the start, above ${gate}, without --loaded`);
+    }
+  });
 
-    it("quotes startup as the CLI's time over node -e 0, recounted from the per-round times", () => {
-      const startup = bench(full, 'startup');
-      const m = noteOf(startup, /node -e 0: ([\d, ]+) ms; --version: ([\d, ]+) ms; export status: ([\d, ]+) ms/);
-      const [node = [], version = [], status = []] = [m[1], m[2], m[3]].map((list) => numbers(list ?? ''));
-      const over = (runs: number[]) => {
-        const d = runs.map((v, i) => v - (node[i] ?? NaN));
-        return `${median(d)} ms (${Math.min(...d)}${Math.min(...d) < 0 ? ' to ' : '-'}${Math.max(...d)})`;
-      };
-      const time = (m: Measure) => `${fmt(m.ours)} ms (${fmt(m.min ?? NaN)}-${fmt(m.max ?? NaN)})`;
-      const versionOver = over(version);
-      const rss = measure(startup, 'docs-admin --version, peak RSS');
-      includes('BENCHMARKS.md', benchmarks, `${time(measure(startup, 'docs-admin --version, whole process'))}; ${versionOver}; ${fmt(rss.ours)} MiB`);
-      includes('BENCHMARKS.md', benchmarks, `${time(measure(startup, 'docs-admin export status <job>, whole process (one API call)'))}; ${over(status)}`);
-      includes('BENCHMARKS.md', benchmarks, `its time over \`node -e 0\` in the same round: ${versionOver.split(' ')[0]} ms here (the median of the ${node.length} rounds' differences`);
-      const ratio = measure(startup, 'docs-admin --version, whole process');
-      includes('BENCHMARKS.md', benchmarks, `${x(ratio.ratio)} (${fmt(ratio.ratioMin ?? NaN)}-${fmt(ratio.ratioMax ?? NaN)}) | <= 1.3x`);
-    });
-
-    it('gives every polling workload its requests, p50 and p95, and the held-out seed before and after (results.json, results-polling-seed1*.json)', () => {
-      const s = (m: Measure) => `${fmt(m.ours)} s`;
-      const spread = (m: Measure) => (m.min === undefined ? '' : ` (${fmt(m.min)}-${fmt(m.max ?? NaN)})`);
-      const row = (label: string, w: ReturnType<typeof workload>, pollerNote = '') =>
-        `| polling | ${label}: requests; p50; p95 | ${fmt(w.requests.ours)}${spread(w.requests)}; ${s(w.p50)}; ${s(w.p95)} | ${fmt(w.requests.baseline ?? NaN)}; ${fmt(w.p50.baseline ?? NaN)} s; ${fmt(w.p95.baseline ?? NaN)} s${pollerNote} | ${w.requests.ratio === undefined ? '' : x(w.requests.ratio)}; ${x(w.p50.ratio)}; ${x(w.p95.ratio)} |`;
-      includes('BENCHMARKS.md', benchmarks, row('steady exports', workload(full, 'steady'), ' (fixed 10 s)'));
-      for (const name of ['long queue', 'stalls', 'bursts', 'uneven']) includes('BENCHMARKS.md', benchmarks, row(name, workload(full, name)));
-      const [before, after] = [workload(seed1Before, 'bursts'), workload(seed1, 'bursts')];
-      const arrow = (a: string, b: string) => `${a} -> ${b}`;
-      includes(
-        'BENCHMARKS.md',
-        benchmarks,
-        `| ${arrow(fmt(before.requests.ours), fmt(after.requests.ours))}; ${arrow(fmt(before.p50.ours), s(after.p50))}; ${arrow(fmt(before.p95.ours), s(after.p95))} | ${fmt(after.requests.baseline ?? NaN)}; ${fmt(after.p50.baseline ?? NaN)} s; ${fmt(after.p95.baseline ?? NaN)} s | ${arrow(x(before.requests.ratio), x(after.requests.ratio))}; ${arrow(x(before.p50.ratio), x(after.p50.ratio))}; ${arrow(x(before.p95.ratio), x(after.p95.ratio))} |`,
-      );
-      const [stalls, bursts, stalls1] = [workload(full, 'stalls'), workload(full, 'bursts'), workload(seed1, 'stalls')];
-      includes('BENCHMARKS.md', benchmarks, `p95 of stalls and bursts: ${x(stalls.p95.ratio)} and ${x(bursts.p95.ratio)} the 10 s poller's (${s(stalls.p95)} and ${s(bursts.p95)} against ${s({ ...stalls.p95, ours: stalls.p95.baseline ?? NaN })} and ${s({ ...bursts.p95, ours: bursts.p95.baseline ?? NaN })}); on the held-out seed ${x(stalls1.p95.ratio)} and ${x(after.p95.ratio)}`);
-    });
-
-    it("quotes the bursts workload's reads by phase and its stretch at 100 % from results-polling.json, which matches the full run", () => {
-      const alone = bench(pollingAlone, 'polling');
-      for (const m of polling.measures) {
-        const same = alone.measures.find((a) => a.metric === m.metric && a.baselineName === m.baselineName);
-        assert.deepEqual(same, m, `${m.metric}: the polling rerun and the full run agree`);
+  it('every goal missed names a committed profile that explains it, and every explanation is of a committed profile', () => {
+    for (const { path, content } of files) {
+      for (const r of content.results) {
+        for (const m of r.measures.filter((x) => x.pass === false)) {
+          const miss = missFor(misses, r.name, m);
+          assert.ok(miss !== undefined, `${path}: ${r.name}: ${m.metric} misses ${m.goal ?? 'its goal'}: bench/misses.json must name the profile that explains it`);
+        }
       }
-      const phases = noteOf(alone, /^bursts: of our (\d+) export requests .*?, (\d+) found the job queued, (\d+) running below 100 %, (\d+) at 100 % and still running, (\d+) ended/);
-      includes('BENCHMARKS.md', benchmarks, `of the ${phases[1]}, ${phases[2]} found the job queued, ${phases[3]} running below 100 %, ${phases[4]} at 100 % and still running, ${phases[5]} ended`);
-      includes('BENCHMARKS.md', benchmarks, `${phases[2]} of the ${phases[1]} reads found the job queued`);
-      const stretch = noteOf(alone, /^bursts: .*by the plan, (\d+) of (\d+) exports reach 100 % before their end and run on there for ([\d.]+) s \(median; ([\d.]+)-([\d.]+) s\)/);
-      const r = (v: string | undefined) => String(Math.round(Number(v)));
-      includes('BENCHMARKS.md', benchmarks, `by the plan of the recorded seeds, ${r(stretch[3])} s at the median, ${r(stretch[4])}-${r(stretch[5])} s`);
-      includes('BENCHMARKS.md', benchmarks, `by the plan, ${r(stretch[3])} s at the median, ${r(stretch[4])}-${r(stretch[5])} s`);
-      const stalls = noteOf(alone, /^stalls: .*by the plan, (\d+) of (\d+) exports reach 100 % before their end and run on there for ([\d.]+) s/);
-      includes('BENCHMARKS.md', benchmarks, `stalls: by the plan ${stalls[1]} of ${stalls[2]} exports stand there, ${r(stalls[3])} s at the median; bursts: all ${stretch[2]}, ${r(stretch[3])} s`);
-      assert.equal(stretch[1], stretch[2], 'all the bursts exports stand at 100 %');
-      const slowest = (name: string) => {
-        const m = noteOf(alone, new RegExp(`^${name}: .*the slowest tenth of the ends \\((\\d+), seen ([\\d.]+) s \\(median; [\\d.-]+ s\\) late\\) came after a stand at 100 % of ([\\d.]+) s \\(median; ([\\d.]+)-([\\d.]+) s\\), (\\d+) of them a minute or longer`));
-        assert.equal(m[6], m[1], `${name}: every one of the slowest stood a minute or longer`);
-        return m;
-      };
-      const [st, bu] = [slowest('stalls'), slowest('bursts')];
-      includes('BENCHMARKS.md', benchmarks, `the slowest tenth of the stalls' ends (${st[1]}, seen ${st[2]} s late at the median) came after a stand of ${r(st[3])} s (median; ${r(st[4])}-${r(st[5])} s), the bursts' (${bu[1]}, ${bu[2]} s late) after ${r(bu[3])} s (${r(bu[4])}-${r(bu[5])} s): every one a minute or longer`);
-    });
+    }
+    for (const miss of misses) {
+      assert.match(miss.profile, /^bench\/profiles\/[\w.-]+$/, miss.profile);
+      assert.ok(existsSync(join(ROOT, miss.profile)), `${miss.profile} is committed`);
+      assert.match(read(miss.profile), /load average/i, `${miss.profile} says the machine's load`);
+    }
+  });
 
-    it("quotes extraction's ratios and tar's range from bench/results.json, not a hand-timed run", () => {
-      const extract = bench(full, 'extract');
-      const cli = measure(extract, 'CLI extraction time, whole process, on disk (/tmp)');
-      const editor = measure(extract, 'extension path, in-process, on disk');
-      const range = (m: Measure) => `${x(m.ratio)} (${fmt(m.ratioMin ?? NaN)}-${fmt(m.ratioMax ?? NaN)})`;
-      includes('BENCHMARKS.md', benchmarks, `whole process: ${range(cli)} in the full run`);
-      includes('BENCHMARKS.md', benchmarks, `took ${range(editor)} \`tar -xzf\`'s whole-process time in the same run`);
-      includes('BENCHMARKS.md', benchmarks, `| ${range(editor)} |`);
-      includes('BENCHMARKS.md', benchmarks, `| ${range(cli)} | <= 1.0x |`);
-      const tar = numbers(noteOf(extract, /on disk \(\/tmp\): CLI [\d, ]+ ms \(CPU [\d, ]+ ms\); tar ([\d, ]+) ms/)[1] ?? '');
-      includes('BENCHMARKS.md', benchmarks, `tar took ${(Math.min(...tar) / 1000).toFixed(2)}-${(Math.max(...tar) / 1000).toFixed(2)} s in the full run`);
-      const cpu = measure(extract, 'CLI CPU time, whole process, on disk');
-      const cores = (c: number, wall: number) => (c / wall).toFixed(1);
-      includes('BENCHMARKS.md', benchmarks, `kept ${cores(cpu.ours, cli.ours)} cores busy on average (${cpu.ours} ms of CPU in ${Math.round(cli.ours)} ms, medians) and tar with gzip ${cores(cpu.baseline ?? NaN, cli.baseline ?? NaN)} (${cpu.baseline} in ${Math.round(cli.baseline ?? NaN)} ms)`);
-      assert.doesNotMatch(benchmarks, /hand-timed/);
-    });
+  it('the README and the guides in docs/ quote no measured figure that no current results file holds', () => {
+    const held = figuresOf(files);
+    const docs = existsSync(join(ROOT, 'docs')) ? readdirSync(join(ROOT, 'docs')).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`) : [];
+    for (const path of ['README.md', ...docs]) {
+      const text = read(path);
+      for (const sentence of citingSentences(text)) {
+        const figures = figuresIn(sentence);
+        for (let i = 0; i < figures.length; i += 2) {
+          const [asWritten = '', asPrinted = ''] = [figures[i], figures[i + 1]];
+          assert.ok(held.has(asWritten) || held.has(asPrinted), `${path} quotes ${asWritten} beside the benchmarks, and no current results file holds it: "${sentence.slice(0, 300)}"`);
+        }
+      }
+      // A ratio anywhere is a measurement or a goal: it must be in a current results file too.
+      for (const ratio of text.matchAll(/(?<![\w.`-])(\d+\.\d+)x(?![\w])/g)) {
+        const value = ratio[1] ?? '';
+        assert.ok(held.has(`${value}x`) || held.has(`${formatValue(Number(value))}x`), `${path} quotes the ratio ${value}x, which no current results file holds`);
+      }
+    }
+  });
 
-    it('quotes the extraction profile as bench/profiles/2026-11-24-extract.txt has it', () => {
-      const profile = read('bench/profiles/2026-11-24-extract.txt');
-      const sections = profile.split('\n== ');
-      const byProcess = (title: string) => {
-        const section = sections.find((s) => s.startsWith(title)) ?? '';
-        const events = Number(/Event count \(approx\.\): (\d+)/.exec(section)?.[1]) / 1e9;
-        const share = (proc: string, object?: string) =>
-          [...section.matchAll(/^\s+([\d.]+)%\s+(\S+)\s+(.+?)\s*$/gm)].filter((m) => m[2] === proc && (object === undefined || m[3] === object)).reduce((n, m) => n + Number(m[1]), 0) / 100;
-        return { events, share };
-      };
-      const tar = byProcess('perf record -g -- tar');
-      const s2 = (v: number) => `${v.toFixed(2)} s`;
-      includes('BENCHMARKS.md', benchmarks, `\`tar -xzf\` used ${s2(tar.events)} of CPU in two processes that run at once: tar ${s2(tar.events * tar.share('tar'))}, ${s2(tar.events * tar.share('tar', '[kernel.kallsyms]'))} of it in the kernel`);
-      includes('BENCHMARKS.md', benchmarks, `gzip ${s2(tar.events * tar.share('gzip'))}, ${s2(tar.events * tar.share('gzip', 'gzip'))} of it in its own code inflating`);
-      const cli = byProcess('perf record -g -- node');
-      includes('BENCHMARKS.md', benchmarks, `The CLI used ${s2(cli.events)}: ${s2(cli.events * cli.share('node', '[kernel.kallsyms]'))} in the kernel`);
-      const inflateMs = Number(/node inflate \d+ ([\d.]+) ms/.exec(profile)?.[1]);
-      const gzipWall = /gzip -dc: ([\d.]+) s wall/.exec(profile)?.[1];
-      includes('BENCHMARKS.md', benchmarks, `Node's zlib inflates the archive in ${(inflateMs / 1000).toFixed(2)} s (${Math.round(inflateMs)} ms) where \`gzip -dc\` takes ${gzipWall} s`);
-    });
+  it('the check reads figures as written: a sentence quoting one that no file holds fails', () => {
+    const held = figuresOf([]);
+    const figures = figuresIn('The price of the proof: 1.3-1.8x its wall time, a peak of 117 MiB ([BENCHMARKS.md](BENCHMARKS.md)).');
+    assert.deepEqual(figures.filter((_, i) => i % 2 === 0), ['1.3x', '1.8x', '117 MiB']);
+    assert.ok(figures.every((f) => !held.has(f)));
+    assert.equal(citingSentences('Fast. It took 9 ms, see bench/results-startup.json. Slow.').length, 1);
+  });
+});
 
-    it('says the same peak RSS growth as the previous-method table it points to ("in the run above")', () => {
-      const table = /\| download \| peak RSS growth \| (\d+) MiB \|/.exec(benchmarks);
-      const sentence = /; (\d+) in the run above\)/.exec(benchmarks);
-      assert.ok(table !== null && sentence !== null, 'both are there');
-      assert.equal(sentence[1], table[1]);
-    });
+describe('a benchmark refuses a loaded machine unless told (bench/run.ts)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'docs-admin-bench-gate-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A benchmark of one measure, so that the runner's gate is what is tested. */
+  const benches: Record<string, Bench> = { probe: () => Promise.resolve({ name: 'probe', measures: [{ metric: 'a figure', unit: 'ms', ours: 1, goal: '<= 2 ms', pass: true }], notes: [] }) };
+  const busy = { loadavg: () => [3.2, 2.5, 1.9], cores: 2, benches };
+
+  it('a 1-minute load average above 0.75 per core: nothing measured, no file written, exit 2', async () => {
+    const out = join(dir, 'results-probe.json');
+    assert.equal(await main(['--only', 'probe', '--out', out], busy), 2);
+    assert.equal(existsSync(out), false);
+  });
+
+  it('with --loaded: measured, and the file says it was loaded, with the load at its start and end', async () => {
+    const out = join(dir, 'results-probe.json');
+    assert.equal(await main(['--only', 'probe', '--out', out, '--loaded'], busy), 0);
+    const file = JSON.parse(readFileSync(out, 'utf8')) as ResultsFile;
+    assert.equal(file.loaded, true);
+    assert.deepEqual(file.machine.load, { start: [3.2, 2.5, 1.9], end: [3.2, 2.5, 1.9] });
+    assert.equal(file.machine.loadGate, 1.5);
+    assert.match(file.commit ?? '', /^[0-9a-f]{40}$/);
+    const page = benchmarksPage([{ path: 'bench/results-probe.json', content: file }], []);
+    assert.match(page, /\| `bench\/results-probe\.json` \| .* \| 3\.20 -> 3\.20 \| yes: run with --loaded \(gate 1\.5\) \|/);
+    assert.match(page, /\| probe \| a figure \| 1\.00 ms \| .* \| bench\/results-probe\.json \(load 3\.20 -> 3\.20, --loaded\) \|/, 'each row says its load, and that it was measured loaded');
+  });
+
+  it('a quiet machine: measured, not marked loaded', async () => {
+    const out = join(dir, 'results-probe.json');
+    assert.equal(await main(['--only', 'probe', '--out', out], { loadavg: () => [0.4, 0.5, 0.6], cores: 2, benches }), 0);
+    assert.equal((JSON.parse(readFileSync(out, 'utf8')) as ResultsFile).loaded, false);
   });
 });

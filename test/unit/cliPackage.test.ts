@@ -76,8 +76,8 @@ describe('the CLI npm package (cli/), packed, installed offline and run with npx
     const root = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal(manifest.version, root.version, 'cli/package.json is versioned with the extension');
     assert.deepEqual(manifest.bin, { 'docs-admin': 'dist/cli.js' });
-    // zlib.crc32 (the zip check) came in 20.15.
-    assert.deepEqual(manifest.engines, { node: '>=20.15' });
+    // The supported lines, 22 and 24 (zlib.crc32, the zip check, came in 20.15).
+    assert.deepEqual(manifest.engines, { node: '>=22' });
     assert.equal(manifest.dependencies, undefined);
     assert.ok(readFileSync(join(CLI_DIR, 'dist/cli.js'), 'utf8').startsWith('#!/usr/bin/env node\n'));
   });

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -27,6 +27,7 @@ import { rawServer, send, type RawServer } from './support/rawServer';
 import { AbortedError } from '../../src/core/abort';
 import { AdminApiClient } from '../../src/core/api/client';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
+import { itOnLinux } from './support/platform';
 
 const KEY = 'da_test_download_key_51c0';
 const MiB = 1024 * 1024;
@@ -560,8 +561,7 @@ describe('bundle download (the storage over TLS)', function () {
       assert.equal(written.at(-1), failedAt, 'told as written: up to the failed block, no further');
     });
 
-    it('a full disk: the error comes back and the connection is dropped', async function () {
-      if (!existsSync('/dev/full')) this.skip();
+    itOnLinux('a full disk: the error comes back and the connection is dropped', "/dev/full is Linux's", async () => {
       const res = await body();
       const failure = await writeBody(res, '/dev/full', 0, { taken: () => undefined });
       assert.equal((failure as NodeJS.ErrnoException).code, 'ENOSPC');

@@ -18,7 +18,6 @@ import { gzipSync } from 'node:zlib';
 import { AdminApiClient } from '../../src/core/api/client';
 import { downloadBundle, type DownloadOptions, type DownloadResult } from '../../src/core/bundle/download/download';
 import { UnsafeArchiveError } from '../../src/core/bundle/extract/archivePaths';
-import { FileCheck } from '../../src/core/bundle/extract/checkTask';
 import { BundleLinks } from '../../src/core/bundle/links/linkCache';
 import { Network } from '../../src/core/net/network';
 import { makeTestCertificates, type TestCertificates } from '../support/certificates';
@@ -123,9 +122,9 @@ describe('the download over TLS: whatever the records, the stored object byte fo
     });
   }
 
-  it("the check on the download's own thread, with a collection every 2 MiB, as the CLI runs it: byte for byte, and a flipped byte refused with nothing left", async () => {
+  it('with a collection every 2 MiB, as the CLI runs it (its check collecting on its own thread too): byte for byte, and a flipped byte refused with nothing left', async () => {
     let collections = 0;
-    const cli: Partial<DownloadOptions> = { checkHere: (job, send) => new FileCheck(job, send, () => collections++), collectGarbage: () => collections++ };
+    const cli: Partial<DownloadOptions> = { collectGarbage: () => collections++ };
     for (const connections of [1, 4]) {
       sim.setStorageDelivery({ pieceBytes: 4_096 });
       const before = collections;

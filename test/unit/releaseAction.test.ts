@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { git as gitIn, releaseFixture } from './support/releaseFixture';
 
 const SCRIPT = resolve(__dirname, '../../../scripts/release-action.mjs');
 
@@ -57,7 +58,7 @@ describe('the action release (scripts/release-action.mjs)', function () {
     assert.equal(git('status', '--porcelain'), '');
   });
 
-  it('the next version follows the previous release on the branch and moves v1; a version released already is refused', () => {
+  it('the next version follows the previous release on the branch and moves v1; the same commit again changes nothing; a version released from another commit is refused', () => {
     const first = git('rev-parse', 'releases/v1');
     version('1.3.0', 'console.log("second");\n');
     const r = release();
@@ -66,8 +67,36 @@ describe('the action release (scripts/release-action.mjs)', function () {
     assert.equal(git('rev-parse', 'releases/v1^1'), first, 'after the previous release');
     assert.equal(git('rev-parse', 'releases/v1^2'), git('rev-parse', 'HEAD'), 'and the released source');
     assert.equal(git('show', 'v1.2.3:dist/action/index.js'), 'console.log("first");');
+    // Again for the same commit: nothing new, nothing moved (a rerun finishes what is missing).
+    const released = git('rev-parse', 'releases/v1');
     const again = release();
-    assert.notEqual(again.status, 0);
-    assert.match(again.stderr, /The tag v1\.3\.0 exists already/);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(git('rev-parse', 'releases/v1'), released);
+    assert.equal(git('rev-parse', 'v1.3.0^{commit}'), released);
+    // Another commit at a version released already: refused, and said how to go on.
+    writeFileSync(join(repo, 'action.yml'), 'name: y\nruns:\n  using: node24\n  main: dist/action/index.js\n');
+    git('commit', '-q', '-am', 'a change, no new version');
+    const refused = release();
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /The tag v1\.3\.0 exists already, at [0-9a-f]{12}, a release of [0-9a-f]{12}, not of this commit \([0-9a-f]{12}\): bump the version first/);
+    assert.equal(git('rev-parse', 'releases/v1'), released);
+  });
+
+  it('--push from fresh clones as actions/checkout makes them: the second release fast-forwards the remote releases/v1', () => {
+    const fixture = releaseFixture(repo, '1.2.3');
+    const push = (cwd: string) => spawnSync(process.execPath, [SCRIPT, '--no-build', '--push'], { cwd, env: { ...env, HOME: cwd }, encoding: 'utf8' });
+    const first = push(fixture.checkout());
+    assert.equal(first.status, 0, first.stderr);
+    const firstRelease = fixture.remoteRef('refs/heads/releases/v1');
+    assert.equal(fixture.remoteRef('refs/tags/v1.2.3'), firstRelease);
+    const source = fixture.bump('1.3.0');
+    const ci = fixture.checkout({ detached: true });
+    const second = push(ci);
+    assert.equal(second.status, 0, second.stderr);
+    const released = fixture.remoteRef('refs/heads/releases/v1');
+    assert.equal(fixture.remoteRef('refs/tags/v1'), released);
+    assert.equal(fixture.remoteRef('refs/tags/v1.3.0'), released);
+    assert.equal(gitIn(ci, 'rev-parse', `${released ?? ''}^1`), firstRelease, 'after the previous release on the remote');
+    assert.equal(gitIn(ci, 'rev-parse', `${released ?? ''}^2`), source, 'and the released source');
   });
 });

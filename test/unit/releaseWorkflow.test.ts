@@ -1,7 +1,8 @@
 /**
  * The release workflow (.github/workflows/release.yml) read against the package: the .vsix it
- * attaches and publishes is the file `npm run package` writes; each registry publishes only when
- * its token is set and says it skipped otherwise; what both registries require is in the
+ * attaches and publishes is the file `npm run package` writes; the tests run in a job of their
+ * own with a read-only token, the release from main only; each secret reaches only its step
+ * (test/unit/release.test.ts runs the steps themselves); what both registries require is in the
  * manifest, checked by each tool's own code, offline: `vsce package` (its whole validation, on
  * the built extension) and ovsx's manifest and license checks (what `ovsx publish` runs before
  * any request) and its reading of the .vsix (where it takes the namespace from).
@@ -26,7 +27,8 @@ interface Step {
   with?: Record<string, unknown>;
 }
 interface Workflow {
-  jobs: Record<string, { env?: Record<string, string>; steps: Step[] }>;
+  permissions?: Record<string, string>;
+  jobs: Record<string, { env?: Record<string, string>; needs?: string; if?: string; permissions?: Record<string, string>; steps: Step[] }>;
 }
 
 function vsce(args: string[], cwd: string): Promise<{ code: number; output: string }> {
@@ -51,49 +53,53 @@ describe('the release workflow and the registries (.github/workflows/release.yml
   /** What `npm run package` writes: the `--out` of the package script. */
   const vsixName = /--out\s+(\S+\.vsix)/.exec(manifest.scripts.package ?? '')?.[1];
 
-  it('builds the .vsix with `npm run package`, after every check, and attaches the file that script writes to the release of the tag', () => {
-    assert.equal(vsixName, 'docs-admin.vsix');
-    const checks = step(/^Every check/);
-    const build = step(/\.vsix\)$/);
-    const release = step(/GitHub release/);
-    assert.match(build.run ?? '', /^npm run package$/m);
-    assert.match(build.run ?? '', new RegExp(`cp ${vsixName.replace('.', '\\.')} "docs-admin-\\$version\\.vsix"`));
-    assert.ok(index(checks) < index(build) && index(build) < index(release));
-    // The tag v<version> exists by then: the action's release step pushes it.
-    assert.ok(index(step(/^The action/)) < index(release));
-    assert.equal(release.env?.VSIX, '${{ steps.vsix.outputs.file }}');
-    assert.equal(release.env?.GH_TOKEN, '${{ github.token }}');
-    assert.match(release.run ?? '', /gh release create "v\$VERSION" "\$VSIX" --verify-tag/);
-    assert.match(release.run ?? '', /gh release upload "v\$VERSION" "\$VSIX" --clobber/);
+  it('the release job runs on main only, after the tests, which run in their own job with a read-only token', () => {
+    assert.deepEqual(workflow.permissions, { contents: 'read' });
+    assert.deepEqual(workflow.jobs.test?.permissions, { contents: 'read' });
+    assert.match(workflow.jobs.test?.steps.map((s) => s.run ?? '').join('\n') ?? '', /^bash \.ci\/run$/m);
+    assert.equal(job?.needs, 'test');
+    assert.equal(job?.if, "github.ref == 'refs/heads/main'");
+    assert.deepEqual(job?.permissions, { contents: 'write', 'id-token': 'write' });
+    // The script's own refusal comes first (scripts/release.mjs check; test/unit/release.test.ts runs it).
+    assert.equal(steps.find((s) => s.run?.startsWith('node scripts/release.mjs') === true)?.run, 'node scripts/release.mjs check');
   });
 
-  for (const [registry, secret, tool, command] of [
-    ['VS Code Marketplace', 'VSCE_PAT', 'vsce', `npx --no-install vsce publish --packagePath ${vsixName}`],
-    ['Open VSX', 'OVSX_PAT', 'ovsx', `npx --no-install ovsx publish ${vsixName}`],
-  ] as const) {
-    it(`${registry}: published with ${tool} from the same .vsix when ${secret} is set, skipped with a notice and a summary line when it is not`, () => {
-      // The secret reaches the steps as a variable (secrets cannot be read in `if:`).
-      assert.equal(job?.env?.[secret], `\${{ secrets.${secret} }}`);
-      const publish = step(new RegExp(`^${registry}$`));
-      const skipped = step(new RegExp(`^${registry} \\(skipped`));
-      assert.equal(publish.if, `env.${secret} != ''`);
-      assert.equal(skipped.if, `env.${secret} == ''`);
-      assert.ok(publish.run?.split('\n').includes(command), publish.run);
-      assert.ok(index(step(/\.vsix\)$/)) < index(publish));
-      assert.match(skipped.run ?? '', new RegExp(`^echo "::notice title=${registry} skipped::The secret ${secret} is not set`, 'm'));
-      assert.match(skipped.run ?? '', new RegExp(`echo "${registry}: \\*\\*skipped\\*\\*, the secret ${secret} is not set\\." >> "\\$GITHUB_STEP_SUMMARY"`));
-      // The token is read from the environment by the tool itself; it is never on a command line.
-      assert.doesNotMatch(publish.run ?? '', /secrets\.|\$\{?[A-Z]+_PAT/);
-    });
-  }
+  it('each secret reaches only the step that uses it; the checkout keeps no credentials and only the steps that push get the token', () => {
+    for (const [name, j] of Object.entries(workflow.jobs)) {
+      assert.equal(j.env, undefined, `${name}: no job-level env`);
+      for (const s of j.steps) if (s.uses?.startsWith('actions/checkout@') === true) assert.equal(s.with?.['persist-credentials'], false, `${name}: ${s.uses}`);
+    }
+    const users = (expression: string) =>
+      Object.values(workflow.jobs)
+        .flatMap((j) => j.steps)
+        .filter((s) => JSON.stringify(s).includes(expression))
+        .map((s) => s.run);
+    assert.deepEqual(users('secrets.NPM_TOKEN'), ['node scripts/release.mjs npm']);
+    assert.equal(step(/^The CLI package$/).env?.NODE_AUTH_TOKEN, '${{ secrets.NPM_TOKEN }}');
+    assert.deepEqual(users('secrets.VSCE_PAT'), ['node scripts/release.mjs vsce']);
+    assert.deepEqual(users('secrets.OVSX_PAT'), ['node scripts/release.mjs ovsx']);
+    assert.deepEqual(users('github.token'), ['node scripts/release.mjs check', 'node scripts/release.mjs action', 'node scripts/release.mjs tags', 'node scripts/release.mjs github']);
+    assert.equal(step(/GitHub release/).env?.GH_TOKEN, '${{ github.token }}');
+    // A token is read from the environment by the tool itself; never on a command line.
+    for (const s of steps) assert.doesNotMatch(s.run ?? '', /secrets\.|github\.token|\$\{?[A-Z_]*(PAT|TOKEN)\b/, s.run);
+  });
 
-  it('ovsx runs on the Node it needs (its engines field), set up only when Open VSX is published to', () => {
-    const ovsxEngines = (JSON.parse(readFileSync(join(ROOT, 'node_modules/ovsx/package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
-    const needed = Number(/\d+/.exec(ovsxEngines)?.[0]);
-    const setup = steps.filter((s) => s.uses?.startsWith('actions/setup-node@') === true && index(s) < index(step(/^Open VSX$/)));
-    const last = setup[setup.length - 1];
-    assert.ok(Number(last?.with?.['node-version']) >= needed, `Node ${String(last?.with?.['node-version'])} for ovsx ${ovsxEngines}`);
-    assert.equal(last?.if, "env.OVSX_PAT != ''");
+  it('builds the .vsix with `npm run package` (docs-admin.vsix, what its --out names), after the build and before the registries', () => {
+    assert.equal(vsixName, 'docs-admin.vsix');
+    const order = ['Install', 'Build', 'The action (releases/v<major>)', 'The tags v<version> and v<major>', 'The extension package (.vsix)', 'The GitHub release of v<version>, with the .vsix', 'VS Code Marketplace', 'Open VSX'];
+    const at = order.map((name) => index(step(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`))));
+    assert.deepEqual([...at].sort((a, b) => a - b), at, `in this order: ${order.join(', ')}`);
+    assert.equal(step(/^Build$/).run, 'node esbuild.mjs --production');
+  });
+
+  it('the Node the release job sets up is one the publishing tools support (their engines fields)', () => {
+    const setup = steps.filter((s) => s.uses?.startsWith('actions/setup-node@') === true);
+    assert.equal(setup.length, 1);
+    const node = Number(setup[0]?.with?.['node-version']);
+    for (const tool of ['ovsx', '@vscode/vsce']) {
+      const engines = (JSON.parse(readFileSync(join(ROOT, `node_modules/${tool}/package.json`), 'utf8')) as { engines: { node: string } }).engines.node;
+      assert.ok(node >= Number(/\d+/.exec(engines)?.[0]), `Node ${node} for ${tool} ${engines}`);
+    }
   });
 
   it('what both registries require is in the manifest: publisher, name, license, repository, a PNG icon, engines', () => {

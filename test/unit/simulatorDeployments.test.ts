@@ -102,4 +102,12 @@ describe('the simulator: deployments, previews and automations', () => {
     seedDemo(sim);
     assert.deepEqual(sim.deploymentList().map((d) => d.status).sort(), ['failure', 'in_progress', 'queued', 'success']);
   });
+
+  it('the demo held (the UI check\'s) keeps its jobs as they start, a day of the clock later', () => {
+    seedDemo(sim, { hold: true });
+    sim.advance(86_400_000);
+    assert.deepEqual(sim.deploymentList().map((d) => d.status).sort(), ['failure', 'in_progress', 'queued', 'success']);
+    assert.deepEqual(['agent-rewrite-quickstart', 'agent-fix-broken-links'].map((id) => sim.agentJob(id)?.status), ['active', 'active']);
+    assert.equal(sim.exportJob('exp-demo-running')?.status, 'queued');
+  });
 });

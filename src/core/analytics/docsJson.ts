@@ -7,10 +7,9 @@
  */
 import * as l10n from '@vscode/l10n';
 
-export interface Redirect {
-  source: string;
-  destination: string;
-}
+import type { Redirect } from '../site/redirects';
+
+export type { Redirect };
 
 export interface DocsConfig {
   redirects: Redirect[];

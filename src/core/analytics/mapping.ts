@@ -9,8 +9,8 @@
  * Pure: the editor lists the files and reads `docs.json`.
  */
 import type { DocsConfig } from './docsJson';
-import { Redirects } from './redirects';
-import { normalizeUrlPath } from './urlPath';
+import { Redirects } from '../site/redirects';
+import { normalizeUrlPath } from '../site/urlPath';
 
 export type Unmatched =
   | { kind: 'unmatched'; reason: 'noFile'; path: string; redirectedTo?: string }

@@ -161,6 +161,11 @@ export class PollScheduler {
     return this.paused;
   }
 
+  /** Polls started and not answered yet. */
+  get inFlight(): number {
+    return this.running;
+  }
+
   /** Whether a timer is armed: false whenever there is nothing to do. */
   get hasTimer(): boolean {
     return this.timer !== undefined;

@@ -106,6 +106,11 @@ export class JobsService {
     return this.scheduler.size;
   }
 
+  /** No poll is under way and none is due (paused, or nothing to read): no request comes until something changes. */
+  get isIdle(): boolean {
+    return this.scheduler.inFlight === 0 && !this.scheduler.hasTimer;
+  }
+
   list(): TrackedJob[] {
     return this.options.registry.list();
   }
@@ -293,10 +298,7 @@ export class JobsService {
     return this.demanded;
   }
 
-  /**
-   * Something shows the jobs now (a view opened, the status bar has a job to show): polling
-   * starts, every job not terminal read at once. Once demanded, always (until disposed).
-   */
+  /** Something shows the jobs now (a view opened, the status bar has a job to show): polling starts, every job not terminal read at once. Once demanded, always (until disposed). */
   setDemand(needed: boolean): void {
     if (!needed || this.demanded) return;
     this.demanded = true;
@@ -325,9 +327,7 @@ export class JobsService {
     this.abort.abort();
     this.scheduler.dispose();
     this.registryListener.dispose();
-    this.stateListeners.clear();
-    this.transitionListeners.clear();
-    this.changeListeners.clear();
+    for (const listeners of [this.stateListeners, this.transitionListeners, this.changeListeners]) listeners.clear();
   }
 
   private setState(state: ServiceState): void {

@@ -1,5 +1,5 @@
 /**
- * A mocha root hook plugin (registered in .mocharc.json): for the whole unit suite it collects
+ * A mocha root hook plugin (registered in .mocharc.cjs): for the whole unit suite it collects
  * everything written to stdout and stderr, every error a test checks with `assert.rejects` /
  * `assert.throws`, the message of every failed test, and (through `recordingLogger()`) every
  * line the core logs; it learns every key the simulators accept and every presigned signature

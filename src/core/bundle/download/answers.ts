@@ -4,6 +4,7 @@
  * a new link, a retry) or a typed error that says what the person can do.
  */
 import * as l10n from '@vscode/l10n';
+import type { IncomingHttpHeaders } from 'node:http';
 import { sentences, type Translator } from '../../l10n';
 import { failureMessage, type NetFailure } from '../../net/failure';
 import type { Network } from '../../net/network';
@@ -21,6 +22,41 @@ export type Retry = { done: false; next: 'resume' | 'restart' | 'regenerate' | '
 
 /** What one request added, and what to do next; `K` is what a finished download is known by. */
 export type Step<K = undefined> = ({ done: true } & (K extends undefined ? unknown : { kind: K })) | Retry;
+
+/** The store answered with another byte range than the one asked for: the file starts over. */
+export const OTHER_RANGE: Retry = { done: false, next: 'restart', why: (l10n) => l10n.t('the server sent a different byte range than asked') };
+
+/** The object's ETag changed between two requests: the file starts over. */
+export const CHANGED: Retry = { done: false, next: 'restart', why: (l10n) => l10n.t('the bundle changed on the server since the download began') };
+
+/** The store's length and the API's `sizeBytes` disagree: not the bundle asked for. */
+export function sizeDisagrees(sending: number, promised: number): BundleDownloadError {
+  return new BundleDownloadError('size', l10n.t("The storage is sending {0} bytes, but the API said the bundle has {1}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.", sending, promised));
+}
+
+/**
+ * What the head of a 200 or 206 answer to a GET from byte `asked` says: where its body starts in
+ * the file, the whole size when told, its ETag; or what to do instead (another range, a bundle
+ * that changed since `etag`), or the error of a length that is not the API's `promised` size.
+ */
+export function bodyHead(status: number, headers: IncomingHttpHeaders, asked: number, etag: string | undefined, promised: number | undefined): { start: number; total: number | undefined; etag: string | undefined } | Retry | BundleDownloadError {
+  const first = (name: string) => [headers[name]].flat()[0];
+  let start = 0;
+  let total: number | undefined;
+  if (status === 206) {
+    const range = contentRange(first('content-range'));
+    if (range === undefined || range.start !== asked) return OTHER_RANGE;
+    start = range.start;
+    total = range.total;
+  } else {
+    const length = first('content-length');
+    total = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
+  }
+  const tag = first('etag');
+  if (start > 0 && etag !== undefined && tag !== undefined && tag !== etag) return CHANGED;
+  if (total !== undefined && promised !== undefined && total !== promised) return sizeDisagrees(total, promised);
+  return { start, total, etag: tag };
+}
 
 const EXPIRED_TEXT = /expired|ExpiredToken|not valid in the specified time frame|AuthenticationFailed/i;
 

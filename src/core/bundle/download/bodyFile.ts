@@ -1,24 +1,26 @@
 /**
- * A body into its file: the bytes are copied, as they come, into blocks of 1 MiB, and each full
- * block is written at its position while the next one fills.
+ * A body into its file: the bytes are copied, as they come, into blocks of 1 MiB (blocks.ts),
+ * and each full block is written at its position while the next one fills. A block written at
+ * the front of the file is then lent to the archive check (`BodyEvents.lend`), which reads it
+ * on its own thread and gives it back: the check reads the bytes the disk got without reading
+ * the file back, and off the thread that reads the network and writes the file.
  *
  * One write at a time per file, whoever writes (the ranges of a download share one queue,
  * `WriteQueue`): the file system takes a file's lock for each buffered write, so a second write
  * to the same file only waits for it, spinning. Profiled (`perf record -g`, 1 GiB over loopback):
  * with four writes under way per connection, 8 % of all the CPU went to `rwsem_spin_on_owner`
  * under `ext4_buffered_write_iter`. Reading goes on while a block is written, into the next
- * block; when a connection's blocks are all full or queued, its reading pauses, so memory
- * stays flat: at most BLOCKS_PER_BODY blocks per connection.
+ * block; when the download's blocks are all filling, queued, written or with the check, reading
+ * pauses until one comes back, so memory stays flat.
  *
  * Plain callbacks, no promises per chunk: a GiB is 16,000 chunks or more.
  */
 import * as l10n from '@vscode/l10n';
 import { close, ftruncate, open, writev } from 'node:fs';
+import { BLOCK_BYTES, BlockPool } from './blocks';
 import type { StorageResponse } from './response';
 
-/** Bytes gathered before each write to the file. */
-const WRITE_BLOCK = 1024 * 1024;
-/** Blocks one body may hold: one filling, one queued, one being written. */
+/** Blocks one body may use when it has a pool of its own: one filling, one queued, one being written. */
 const BLOCKS_PER_BODY = 3;
 
 /** Writes `buffers` at `position`, again for what a short write left. */
@@ -74,14 +76,14 @@ export const PAST_RANGE = 'EPASTRANGE';
 /** What a body's writer tells as it goes: bytes taken in, and how far its bytes are on disk without a gap. */
 export interface BodyEvents {
   taken(bytes: number): void;
+  /**
+   * A block is written: its first `length` bytes are the file's from `at`. Answer true to keep
+   * it (the archive check reads it, and gives it back to the pool); told before `written`.
+   */
+  lend?(at: number, block: Buffer, length: number): boolean;
   /** Every byte from the body's start up to `end` (a file offset) is written. */
   written?(end: number): void;
-  /** Called every 2 MiB taken in: a minor garbage collection, when the caller has one (DownloadOptions.collectGarbage). */
-  collectGarbage?: (() => void) | undefined;
 }
-
-/** Bytes taken in between two calls of `collectGarbage`. */
-const COLLECT_EVERY = 2 * 1024 * 1024;
 
 /**
  * Streams a body into `path` from `start`. What arrived before a drop is written too (it is
@@ -89,8 +91,8 @@ const COLLECT_EVERY = 2 * 1024 * 1024;
  * it never holds a gap that a resume would take for data. Resolves with the error that ended it
  * early, if any. `write` is the block writer (tests give one that fails on cue).
  */
-export function writeBody(body: StorageResponse, path: string, start: number, events: BodyEvents, write = writeAll): Promise<unknown> {
-  return writeBlocks(body, path, start, events, new WriteQueue(write), undefined).then((r) => r.failure);
+export function writeBody(body: StorageResponse, path: string, start: number, events: BodyEvents, write = writeAll, pool = new BlockPool(BLOCKS_PER_BODY)): Promise<unknown> {
+  return writeBlocks(body, path, start, events, new WriteQueue(write), undefined, pool).then((r) => r.failure);
 }
 
 /**
@@ -100,18 +102,16 @@ export function writeBody(body: StorageResponse, path: string, start: number, ev
  * disk end, without a gap: the resume point. A write that fails is not cut back (the other
  * ranges' bytes are in the same file).
  */
-export function writeRange(body: StorageResponse, path: string, start: number, length: number, events: BodyEvents, queue: WriteQueue): Promise<{ failure: unknown; end: number }> {
-  return writeBlocks(body, path, start, events, queue, length);
+export function writeRange(body: StorageResponse, path: string, start: number, length: number, events: BodyEvents, queue: WriteQueue, pool: BlockPool): Promise<{ failure: unknown; end: number }> {
+  return writeBlocks(body, path, start, events, queue, length, pool);
 }
 
-function writeBlocks(body: StorageResponse, path: string, start: number, events: BodyEvents, queue: WriteQueue, limit: number | undefined): Promise<{ failure: unknown; end: number }> {
+function writeBlocks(body: StorageResponse, path: string, start: number, events: BodyEvents, queue: WriteQueue, limit: number | undefined, pool: BlockPool): Promise<{ failure: unknown; end: number }> {
   return new Promise((resolve) => {
     let fd: number | undefined;
     /** Where the next block goes. */
     let position = start;
-    const spare: Buffer[] = [];
-    let blocks = 1;
-    let block: Buffer = Buffer.allocUnsafe(WRITE_BLOCK);
+    let block: Buffer | undefined;
     let fill = 0;
     let inFlight = 0;
     let ended = false;
@@ -122,11 +122,12 @@ function writeBlocks(body: StorageResponse, path: string, start: number, events:
     let cutAt: number | undefined;
     /** Bytes taken from the body, for the limit. */
     let taken = 0;
-    let sinceCollect = 0;
     const settle = (): void => {
       if (settled || inFlight > 0 || !ended) return;
       settled = true;
       if (failure !== undefined) body.destroy();
+      if (block !== undefined) pool.give(block);
+      block = undefined;
       const end = cutAt ?? position;
       if (fd === undefined) return resolve({ failure, end });
       const file = fd;
@@ -136,17 +137,18 @@ function writeBlocks(body: StorageResponse, path: string, start: number, events:
     };
     /** Hands the filled part of the block to the queue, and takes a fresh one. */
     const flush = (): void => {
-      if (fd === undefined || fill === 0 || cutAt !== undefined) return;
+      if (fd === undefined || fill === 0 || cutAt !== undefined || block === undefined) return;
       const full = block;
       const length = fill;
       const at = position;
       position += length;
-      block = spare.pop() ?? (blocks++, Buffer.allocUnsafe(WRITE_BLOCK));
+      block = undefined;
       fill = 0;
       inFlight++;
       queue.add(fd, [full.subarray(0, length)], at, (error) => {
         inFlight--;
-        spare.push(full);
+        // Lent only when it reached the disk, and only while nothing before it failed.
+        if (error !== null || cutAt !== undefined || events.lend?.(at, full, length) !== true) pool.give(full);
         if (error !== null) {
           failure ??= error;
           cutAt = Math.min(cutAt ?? at, at);
@@ -161,11 +163,13 @@ function writeBlocks(body: StorageResponse, path: string, start: number, events:
           flush();
           return settle();
         }
-        if (paused && spare.length > 0) {
-          paused = false;
-          body.resume();
-        }
       }, () => cutAt !== undefined);
+    };
+    const resume = (): boolean => {
+      if (!paused || ended) return false;
+      paused = false;
+      body.resume();
+      return true;
     };
     const stop = (error: unknown): void => {
       if (ended) return;
@@ -183,25 +187,22 @@ function writeBlocks(body: StorageResponse, path: string, start: number, events:
       }
       taken += chunk.length;
       for (let at = 0; at < chunk.length; ) {
+        block ??= pool.take();
         const n = chunk.copy(block, fill, at);
         fill += n;
         at += n;
-        if (fill === WRITE_BLOCK) flush();
+        if (fill === BLOCK_BYTES) flush();
       }
       events.taken(chunk.length);
-      sinceCollect += chunk.length;
-      if (events.collectGarbage !== undefined && sinceCollect >= COLLECT_EVERY) {
-        sinceCollect = 0;
-        events.collectGarbage();
-      }
       if (failure !== undefined) {
         body.destroy();
         return stop(undefined);
       }
-      // Every block full or queued: wait for the disk before reading on.
-      if (spare.length === 0 && blocks >= BLOCKS_PER_BODY && !paused) {
+      // Every block filling, queued, being written or with the check: wait for one before reading on.
+      if (!paused && pool.short()) {
         paused = true;
         body.pause();
+        pool.whenFree(resume);
       }
     };
     // Nothing flows until the file is open.

@@ -3,8 +3,8 @@
  * are renamed into place only when the whole file came and its content is proven: its size is
  * the one declared (`sizeBytes`, `Content-Length`, `Content-Range`), and the archive was read
  * through to its end (checkThread.ts: every gzip member's CRC-32 and length, the tar's
- * end-of-archive marker; a zip's directory and every entry's CRC-32), following the file as its
- * bytes reach the disk. Without a declared size, a connection that closes is the end only if the
+ * end-of-archive marker; a zip's directory and every entry's CRC-32) on the check's own thread,
+ * fed the very blocks that reach the disk (lent, not copied: blocks.ts), as they reach it. Without a declared size, a connection that closes is the end only if the
  * archive checks out. Never a partial or unproven file at the target, and an existing file is
  * replaced only when the caller says the user agreed.
  *
@@ -30,12 +30,13 @@ import { BundleDownloadError } from './errors';
 import { LinkSupply } from './linkSupply';
 import { classifyFailure } from '../../net/failure';
 import { directNetwork, type Network } from '../../net/network';
-import { contentRange, describe, refusalStep, throwIfSettingsProblem, type Step } from './answers';
+import { bodyHead, describe, refusalStep, throwIfSettingsProblem, type Step } from './answers';
 import { fetchRanges, type RangeHost } from './ranged';
-import { writeBody } from './bodyFile';
+import { writeBody, type BodyEvents } from './bodyFile';
+import { BlockPool, Collections } from './blocks';
 import { ProgressReport } from './progress';
 import type { StorageResponse } from './response';
-import { discard, firstHeader, readSmall, StorageClient } from './storage';
+import { discard, readSmall, StorageClient } from './storage';
 import { DEFAULT_CONNECTIONS, PARALLEL_FROM_BYTES, type DownloadOptions, type DownloadResult } from './options';
 
 export type { DownloadOptions, DownloadProgress, DownloadResult } from './options';
@@ -54,6 +55,9 @@ class Download {
   private readonly stop = new AbortController();
   private readonly signal: AbortSignal;
   private readonly check: CheckThread;
+  /** The download's 1 MiB blocks, shared by its connections and lent to the check (blocks.ts). */
+  private readonly blocks: BlockPool;
+  private readonly collections: Collections;
   private readonly progress: ProgressReport;
   private received = 0;
   private total: number | undefined;
@@ -71,13 +75,16 @@ class Download {
     this.temp = join(dirname(o.target), `.${basename(o.target)}.${randomBytes(4).toString('hex')}.part`);
     this.result = { path: o.target, bytes: 0, requests: 0, resumes: 0, restarts: 0, regenerations: 0 };
     this.progress = new ProgressReport(o.now ?? Date.now, o.onProgress);
+    this.collections = new Collections(o.collectGarbage);
+    this.blocks = BlockPool.forDownload(Math.max(1, Math.floor(o.connections ?? DEFAULT_CONNECTIONS)));
     this.links = new LinkSupply({ link: o.link, regenerate: o.regenerate, timeLeft: o.timeLeft, maxRegenerations: o.maxRegenerations ?? 3, log: this.log, counts: this.result });
     this.check = new CheckThread({
       path: this.temp,
       subject: 'download',
       workerScript: o.workerScript,
       l10n: o.l10n,
-      here: o.checkHere,
+      collectGarbage: o.collectGarbage !== undefined,
+      blocks: this.blocks,
       onProgress: (bytes) => {
         this.progress.checked = bytes;
         this.progress.tell(false);
@@ -96,6 +103,8 @@ class Download {
 
   async run(): Promise<DownloadResult> {
     try {
+      // Its thread starts while the link is fetched and the connection made.
+      this.check.prepare();
       if (!this.o.replace && (await exists(this.o.target))) {
         throw new BundleDownloadError('exists', l10n.t('{0} already exists. Choose another name, or agree to replace it.', this.o.target));
       }
@@ -186,7 +195,9 @@ class Download {
         this.progress.tell(bytes === total);
       },
       whole: (bytes) => this.check.advance(bytes),
-      collectGarbage: o.collectGarbage,
+      lend: (at, block, length) => this.check.lend(at, block, length),
+      blocks: this.blocks,
+      took: (bytes) => this.collections.took(bytes),
     };
   }
 
@@ -256,36 +267,20 @@ class Download {
   }
 
   private async receive(res: StorageResponse, link: IssuedLink): Promise<Step<ArchiveKind>> {
-    let start = 0;
-    let total: number | undefined;
-    if (res.statusCode === 206) {
-      const range = contentRange(firstHeader(res.headers['content-range']));
-      if (range === undefined || range.start !== this.received) {
-        discard(res);
-        return { done: false, next: 'restart', why: (l10n) => l10n.t('the server sent a different byte range than asked') };
-      }
-      start = range.start;
-      total = range.total;
-    } else {
-      if (this.received > 0) {
-        this.log.info('The storage ignored the Range request and sent the whole bundle: starting over.');
-        this.result.restarts++;
-        this.startOver();
-      }
-      const length = firstHeader(res.headers['content-length']);
-      total = length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined;
-    }
-    const etag = firstHeader(res.headers.etag);
-    if (start > 0 && this.etag !== undefined && etag !== undefined && etag !== this.etag) {
-      discard(res);
-      return { done: false, next: 'restart', why: (l10n) => l10n.t('the bundle changed on the server since the download began') };
-    }
-    this.etag = etag ?? this.etag;
     const promised = link.bundle.sizeBytes;
-    if (total !== undefined && promised !== undefined && total !== promised) {
+    const head = bodyHead(res.statusCode, res.headers, this.received, this.etag, promised);
+    if (!('start' in head)) {
       discard(res);
-      throw new BundleDownloadError('size', l10n.t("The storage is sending {0} bytes, but the API said the bundle has {1}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.", total, promised));
+      if (head instanceof Error) throw head;
+      return head;
     }
+    const { start, total } = head;
+    if (res.statusCode === 200 && this.received > 0) {
+      this.log.info('The storage ignored the Range request and sent the whole bundle: starting over.');
+      this.result.restarts++;
+      this.startOver();
+    }
+    this.etag = head.etag ?? this.etag;
     this.total = total ?? promised ?? this.total;
     this.progress.total = this.total;
     await (this.o.ensureRoom ?? ensureRoomForDownload)(dirname(this.o.target), this.total === undefined ? undefined : this.total - start).catch((error: unknown) => {
@@ -293,14 +288,16 @@ class Download {
       throw error;
     });
     this.progress.restartClock();
-    const failure = await writeBody(res, this.temp, start, {
+    const events: BodyEvents = {
       taken: (bytes) => {
         this.progress.received += bytes;
         this.progress.tell(false);
+        this.collections.took(bytes);
       },
+      lend: (at, block, length) => this.check.lend(at, block, length),
       written: (end) => this.check.advance(end),
-      collectGarbage: this.o.collectGarbage,
-    });
+    };
+    const failure = await writeBody(res, this.temp, start, events, undefined, this.blocks);
     // The file holds exactly what reached the disk; count from it, not from the stream.
     this.received = await stat(this.temp).then((s) => s.size, () => 0);
     this.progress.received = this.received;

@@ -1,7 +1,6 @@
 /** What a bundle download is given, reports and returns. */
 import type { L10nBundle } from '../../l10n';
 import type { ArchiveKind } from '../extract/archivePaths';
-import type { CheckHere } from '../extract/checkThread';
 import type { IssuedLink } from '../links/linkCache';
 import type { Logger } from '../../log';
 import type { Network } from '../../net/network';
@@ -37,13 +36,13 @@ export interface DownloadOptions {
   workerScript?: string | undefined;
   /** The translations the archive worker's messages use; English when undefined. */
   l10n?: L10nBundle | undefined;
-  /** The archive check on this thread rather than the archive worker (the CLI); see checkThread.ts. */
-  checkHere?: CheckHere | undefined;
   /**
    * A minor garbage collection, called every 2 MiB taken in (the CLI's, which exposes it): Node's
    * http allocates a buffer for every read and copies every body chunk into another, and V8
    * frees them only when new objects fill its young generation or 64 MB of them accumulate, so
-   * without it the process holds tens of MB of dead buffers (see BENCHMARKS.md).
+   * without it the process holds tens of MB of dead buffers (bench/HISTORY.md, issue 26). When
+   * given, the archive check's thread asks for its own every 2 MiB checked (zlib allocates a
+   * buffer for each inflated MiB).
    */
   collectGarbage?: (() => void) | undefined;
   /** Proxy and certificate settings (direct, Node's defaults otherwise). */

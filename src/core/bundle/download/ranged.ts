@@ -20,9 +20,10 @@ import { downloadDiskError } from '../diskSpace';
 import type { IssuedLink } from '../links/linkCache';
 import { classifyFailure } from '../../net/failure';
 import type { Network } from '../../net/network';
-import { contentRange, describe, refusalStep, throwIfSettingsProblem, type Step, type Why } from './answers';
+import { CHANGED, contentRange, describe, OTHER_RANGE, refusalStep, sizeDisagrees, throwIfSettingsProblem, type Step, type Why } from './answers';
 import { BundleDownloadError } from './errors';
 import { PAST_RANGE, WriteQueue, writeRange } from './bodyFile';
+import type { BlockPool } from './blocks';
 import type { StorageResponse } from './response';
 import { discard, firstHeader, readSmall, type StorageClient } from './storage';
 
@@ -54,8 +55,12 @@ export interface RangeHost {
   received(bytes: number): void;
   /** The file is written without a gap from its start up to `bytes` (the archive check follows it). */
   whole(bytes: number): void;
-  /** See DownloadOptions.collectGarbage. */
-  collectGarbage?: (() => void) | undefined;
+  /** A block just written at `at`: true when the archive check took it (see BodyEvents.lend). */
+  lend(at: number, block: Buffer, length: number): boolean;
+  /** The download's blocks, shared by the ranges. */
+  blocks: BlockPool;
+  /** Bytes taken in by a range (for the download's collections, blocks.ts). */
+  took(bytes: number): void;
 }
 
 interface Range {
@@ -230,16 +235,16 @@ class Ranges {
     const answered = contentRange(firstHeader(res.headers['content-range']));
     if (answered === undefined || answered.start !== range.next || answered.end !== range.end) {
       discard(res);
-      return { done: false, next: 'restart', why: (l10n) => l10n.t('the server sent a different byte range than asked') };
+      return OTHER_RANGE;
     }
     if (answered.total !== undefined && answered.total !== host.total) {
       discard(res);
-      throw new BundleDownloadError('size', l10n.t("The storage is sending {0} bytes, but the API said the bundle has {1}. The bundle may be incomplete or not the one asked for; generate it again, and if it persists contact the platform's support.", answered.total, host.total));
+      throw sizeDisagrees(answered.total, host.total);
     }
     const etag = firstHeader(res.headers.etag);
     if (this.etag !== undefined && etag !== undefined && etag !== this.etag) {
       discard(res);
-      return { done: false, next: 'restart', why: (l10n) => l10n.t('the bundle changed on the server since the download began') };
+      return CHANGED;
     }
     this.etag ??= etag;
     let taken = 0;
@@ -249,14 +254,15 @@ class Ranges {
         taken += bytes;
         this.live += bytes;
         host.received(this.live);
+        host.took(bytes);
       },
+      lend: (at: number, block: Buffer, length: number) => host.lend(at, block, length),
       written: (at: number) => {
         range.next = at;
         this.advance();
       },
-      collectGarbage: host.collectGarbage,
     };
-    const { failure, end } = await writeRange(res, host.temp, from, range.end + 1 - from, events, this.writes);
+    const { failure, end } = await writeRange(res, host.temp, from, range.end + 1 - from, events, this.writes, host.blocks);
     // What was taken in but did not reach the disk is fetched again.
     this.live -= taken - (end - from);
     range.next = end;

@@ -1,10 +1,14 @@
 /**
  * The archive worker's check (started by checkThread.ts): it follows a file as it is written,
- * reading from its start as far as the other side says the bytes are on disk, and reads the
- * archive through: a tar.gz as the bytes come (tarGzCheck.ts), a zip once the file is complete
+ * from its start as far as the other side says the bytes are on disk, and reads the archive
+ * through: a tar.gz as the bytes come (tarGzCheck.ts), a zip once the file is complete
  * (zipCheck.ts: its directory is at its end). Anything else is refused from its first bytes.
  * One message at the end: the archive's kind, or why it failed (and whether its bytes only
- * stopped early). Reading waits for the disk and for gunzip: two 1 MiB buffers in turn.
+ * stopped early).
+ *
+ * The bytes come from the blocks the download lends (each given back as soon as gunzip has
+ * taken it), and from the file for what was not lent (the ranges after the first, a file on
+ * disk): read in two 1 MiB buffers in turn, one read while gunzip takes the other.
  */
 import * as l10n from '@vscode/l10n';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -13,10 +17,10 @@ import { archiveKindOf, notAnArchive, UnsafeArchiveError, type ArchiveKind } fro
 import type { CheckCommand, CheckJob, CheckMessage, CheckSubject } from './checkThread';
 import { sendable } from './extractThread';
 import { TarGzCheck, TarGzFault } from './tarGzCheck';
-import { checkZip, ZipFault } from './zipCheck';
+import { ZipFault } from './zipFault';
 
 const READ = 1024 * 1024;
-/** How much is read between two calls of `collect` (see `FileCheck`). */
+/** How much is checked between two calls of `collect` (see `FileCheck`). */
 const COLLECT_EVERY = 2 * 1024 * 1024;
 /** At most one progress message per this many milliseconds. */
 const PROGRESS_EVERY_MS = 100;
@@ -35,6 +39,14 @@ function unsupported(detail: string): UnsafeArchiveError {
   return new UnsafeArchiveError('unsupported', l10n.t('The bundle holds a file that cannot be read ({0}).', detail));
 }
 
+/** A lent block: the file's bytes from `at` (the view), and how it goes back. */
+interface Lent {
+  at: number;
+  view: Buffer;
+  block: ArrayBuffer;
+  id: number;
+}
+
 export class FileCheck {
   private generation: number;
   /** Where the next read starts; how far the file is known to be whole; where it ends, once known. */
@@ -50,15 +62,18 @@ export class FileCheck {
   private turn = 0;
   private reported = 0;
   private sinceCollect = 0;
+  /** Lent blocks not yet read, in the file's order. */
+  private lent: Lent[] = [];
 
   /**
-   * `collect`, when given, is called every 2 MiB read once the file is complete: a minor garbage
-   * collection (the CLI's), so that the buffers zlib allocates for each inflated chunk are freed
-   * as they die rather than when V8 counts 64 MB of them (DownloadOptions.collectGarbage).
+   * `collect`, when given, is called every 2 MiB checked: a minor garbage collection (the CLI's),
+   * so that the buffers zlib allocates for each inflated chunk are freed as they die rather than
+   * when V8 counts 64 MB of them (DownloadOptions.collectGarbage). `send` moves the buffers in
+   * `transfer` with the message.
    */
   constructor(
     private readonly job: CheckJob,
-    private readonly send: (message: CheckMessage) => void,
+    private readonly send: (message: CheckMessage, transfer?: ArrayBuffer[]) => void,
     private readonly collect?: () => void,
   ) {
     this.generation = job.generation;
@@ -66,15 +81,22 @@ export class FileCheck {
 
   heard(command: CheckCommand): void {
     if (command.type === 'stop') {
-      // On this thread (a worker is ended instead): nothing more is read, the file is closed.
       this.over = true;
       this.tar?.destroy();
+      this.giveBackAll();
       if (!this.busy) this.closeFile();
       return;
     }
     if (command.type === 'restart') {
       this.tar?.destroy();
+      this.giveBackAll();
       Object.assign(this, { generation: command.generation, pos: 0, known: 0, end: undefined, kind: undefined, tar: undefined, over: false });
+    } else if (command.type === 'bytes') {
+      const lent = { at: command.at, view: Buffer.from(command.block, 0, command.length), block: command.block, id: command.id };
+      // Not needed (the check is over, or has read past them): back at once.
+      if (this.over || this.aborted() || command.at + command.length <= this.pos) return this.giveBack(lent);
+      this.lent.push(lent);
+      this.known = Math.max(this.known, command.at + command.length);
     } else {
       this.known = Math.max(this.known, command.bytes);
       if (command.type === 'finish') this.end = command.bytes;
@@ -98,27 +120,44 @@ export class FileCheck {
       while (current()) {
         if (this.kind === undefined && !(await this.sniff())) break;
         if (this.kind === 'zip') {
+          // Its directory is at its end: the whole file is read then.
+          this.giveBackAll();
           if (this.end === undefined) break;
+          // The zip reader is loaded for a zip only.
+          const { checkZip } = await import('./zipCheck.js');
           await checkZip(this.job.path, () => !current());
           if (current()) this.done('zip');
           break;
         }
         const tar = (this.tar ??= new TarGzCheck());
         if (this.pos < this.known) {
+          const next = this.nextLent();
+          if (next !== undefined && next.at <= this.pos) {
+            // A lent block at the front: gunzip takes it where it is, and it goes back once taken.
+            this.lent.shift();
+            await pending;
+            if (!current()) {
+              this.giveBack(next);
+              break;
+            }
+            const written = tar.write(next.view.subarray(this.pos - next.at));
+            pending = written;
+            void written.then(
+              () => this.giveBack(next),
+              () => this.giveBack(next),
+            );
+            this.advanced(next.at + next.view.length - this.pos);
+            continue;
+          }
+          // Not lent: from the file, up to the next lent block.
+          const until = Math.min(this.known, next?.at ?? this.known, this.pos + READ);
           const buffer = this.buffers[this.turn++ % 2] ?? Buffer.allocUnsafe(READ);
-          const { bytesRead } = await this.file.read(buffer, 0, Math.min(READ, this.known - this.pos), this.pos);
+          const { bytesRead } = await this.file.read(buffer, 0, until - this.pos, this.pos);
           if (!current()) break;
           if (bytesRead === 0) throw new Error(l10n.t('the file is shorter than the {0} bytes written to it', this.known));
           await pending;
           pending = tar.write(buffer.subarray(0, bytesRead));
-          this.pos += bytesRead;
-          this.sinceCollect += bytesRead;
-          // While the download runs, its own collections (every 2 MiB it takes in) serve this thread too.
-          if (this.collect !== undefined && this.end !== undefined && this.sinceCollect >= COLLECT_EVERY) {
-            this.sinceCollect = 0;
-            this.collect();
-          }
-          this.progress();
+          this.advanced(bytesRead);
           continue;
         }
         await pending;
@@ -141,6 +180,37 @@ export class FileCheck {
     }
     // A command that came while this one was leaving.
     if (!this.over && generation !== this.generation) void this.pump();
+  }
+
+  /** `bytes` more handed to gunzip: progress, and now and then a collection. */
+  private advanced(bytes: number): void {
+    this.pos += bytes;
+    this.sinceCollect += bytes;
+    if (this.collect !== undefined && this.sinceCollect >= COLLECT_EVERY) {
+      this.sinceCollect = 0;
+      this.collect();
+    }
+    this.progress();
+  }
+
+  /** The first lent block that is not all behind the check (those are given back). */
+  private nextLent(): Lent | undefined {
+    for (;;) {
+      const first = this.lent[0];
+      if (first === undefined || first.at + first.view.length > this.pos) return first;
+      this.lent.shift();
+      this.giveBack(first);
+    }
+  }
+
+  private giveBack(lent: Lent): void {
+    this.send({ type: 'returned', id: lent.id, block: lent.block }, [lent.block]);
+  }
+
+  private giveBackAll(): void {
+    const lent = this.lent;
+    this.lent = [];
+    for (const one of lent) this.giveBack(one);
   }
 
   /** Decides the kind from the first 512 bytes (or all, when fewer); false while they are not on disk yet. */
@@ -168,6 +238,7 @@ export class FileCheck {
 
   private done(kind: ArchiveKind): void {
     this.over = true;
+    this.giveBackAll();
     this.closeFile();
     this.send({ type: 'checked', kind, bytes: this.end ?? this.pos, generation: this.generation });
   }
@@ -175,6 +246,7 @@ export class FileCheck {
   private fail(error: unknown): void {
     this.over = true;
     this.tar?.destroy();
+    this.giveBackAll();
     this.closeFile();
     const { subject } = this.job;
     const truncated = (error instanceof TarGzFault || error instanceof ZipFault) && error.truncated;

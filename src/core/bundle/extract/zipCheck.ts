@@ -7,22 +7,13 @@
 import * as l10n from '@vscode/l10n';
 import { crc32 } from 'node:zlib';
 import * as yauzl from 'yauzl';
+import { ZipFault } from './zipFault';
 
-/** Why a zip did not check out. `truncated`: its end (the central directory) is missing, as when bytes are still to come. */
-export class ZipFault extends Error {
-  constructor(
-    readonly detail: string,
-    readonly truncated: boolean,
-    readonly unsupported = false,
-  ) {
-    super(detail);
-    this.name = 'ZipFault';
-  }
-}
+export { ZipFault } from './zipFault';
 
 /** Reads every entry of the zip at `path`; `aborted()` is asked between entries and chunks. */
 export async function checkZip(path: string, aborted: () => boolean): Promise<void> {
-  // Node.js 20.15 and later (the CLI's engines say so); an older one must not call a zip damaged.
+  // Node.js 20.15 and later (the CLI's engines ask for 22); an older one must not call a zip damaged.
   if (typeof crc32 !== 'function') throw new Error(l10n.t('Checking a zip bundle needs Node.js 20.15 or later; this is {0}.', process.version));
   let zip: yauzl.ZipFile;
   try {

@@ -5,7 +5,12 @@
  * capture a `*` in the destination takes. A destination may carry an anchor or a query: they
  * are not part of the page. Pure.
  */
-import type { Redirect } from './docsJson';
+
+/** One entry of `docs.json` `redirects`. */
+export interface Redirect {
+  source: string;
+  destination: string;
+}
 
 interface Compiled {
   pattern: RegExp;
