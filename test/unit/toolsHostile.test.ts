@@ -4,7 +4,7 @@
  * host, the server, the official SDK's client over the SDK's in-memory transport), against the
  * simulator, in a workspace holding the playground's docs site. Nothing from the server or a
  * reader stands outside a data block, whatever field carries it. The editor's language-model
- * tools run the same table in the host (test/integration/lmTools.test.ts).
+ * tools run the same table in the host (test/integration/lmToolsHostile.test.ts).
  */
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
