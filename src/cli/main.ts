@@ -6,6 +6,7 @@
 import { isMainThread, workerData } from 'node:worker_threads';
 import { isSiteWorker } from '../core/site/workerData';
 import { version } from '../../package.json';
+import type { Io } from './context';
 
 // The CLI ships as one file, so the extraction's worker thread runs this same file: there it
 // loads the extraction (and only there: a command loads what it needs when it runs, so that
@@ -49,4 +50,9 @@ export async function start(argv: string[]): Promise<void> {
     collectGarbage: gc,
     beforeApi: baselineWasmUntilFirstAnswer(),
   });
+}
+
+/** The command line for a caller in this process (the reliability tests load the shipped bundle): run.ts, loaded when called. */
+export async function run(argv: string[], io: Io): Promise<number> {
+  return (await import('./run.js')).run(argv, io);
 }

@@ -100,14 +100,15 @@ export class DeploymentStore {
     const branch = seed.branch ?? 'main';
     const sha = seed.commit?.sha ?? createHash('sha1').update(objectId()).digest('hex');
     const repository = 'acme/docs';
-    const createdAt = seed.createdAt ?? this.now();
+    const now = this.now();
+    const createdAt = seed.createdAt ?? now;
     const record: DeploymentRecord = {
       id: seed.id ?? objectId(),
       projectId: seed.projectId ?? this.projectId,
       kind,
       branch,
       createdAt,
-      time: new JobTime(createdAt, this.now, this.timeScale, seed.held ?? false),
+      time: new JobTime(createdAt, this.now, this.timeScale, seed.held === true ? now : undefined),
       queuedMs: seed.queuedMs ?? this.defaults.queuedMs,
       durationMs: seed.durationMs ?? this.defaults.durationMs,
       outcome: seed.outcome ?? this.defaults.outcome,

@@ -15,9 +15,12 @@ export class JobTime {
     private start: number,
     private readonly now: () => number,
     private readonly timeScale: number,
-    held = false,
+    /** When the job is held from the start: the clock's time it is held at, read once with its creation. */
+    heldAt?: number,
   ) {
-    if (held) this.frozen = this.running();
+    // Not this.running(): a second read of the clock, a millisecond later on a busy machine, is a
+    // whole simulated second at a time scale of 1,000: a job "held" at its creation would be over.
+    if (heldAt !== undefined) this.frozen = Math.max(0, (heldAt - start) * timeScale);
   }
 
   private running(): number {

@@ -76,7 +76,8 @@ export class JobStore {
   }
 
   addAgent(seed: AgentJobSeed = {}): AgentJobRecord {
-    const createdAt = seed.createdAt ?? this.now();
+    const now = this.now();
+    const createdAt = seed.createdAt ?? now;
     const record: AgentJobRecord = {
       id: seed.id ?? this.nextId('agent'),
       projectId: seed.projectId ?? this.projectId,
@@ -84,7 +85,7 @@ export class JobStore {
       ref: seed.ref === undefined ? 'main' : seed.ref,
       model: seed.model ?? 'docs-agent-1',
       createdAt,
-      run: new JobTime(createdAt, this.now, this.timeScale, seed.held === true),
+      run: new JobTime(createdAt, this.now, this.timeScale, seed.held === true ? now : undefined),
       prOpened: false,
       durationMs: seed.durationMs ?? 5 * 60_000,
       outcome: seed.outcome ?? 'pr',
@@ -146,12 +147,13 @@ export class JobStore {
   }
 
   addExport(seed: ExportJobSeed, defaults: ExportDefaults, version?: string): ExportJobRecord {
-    const createdAt = seed.createdAt ?? this.now();
+    const now = this.now();
+    const createdAt = seed.createdAt ?? now;
     const record: ExportJobRecord = {
       jobId: seed.jobId ?? this.nextId('exp'),
       domain: seed.domain ?? 'docs.acme.dev',
       createdAt,
-      time: new JobTime(createdAt, this.now, this.timeScale, seed.held ?? defaults.held ?? false),
+      time: new JobTime(createdAt, this.now, this.timeScale, (seed.held ?? defaults.held ?? false) ? now : undefined),
       queuedMs: seed.queuedMs ?? defaults.queuedMs,
       durationMs: seed.durationMs ?? defaults.durationMs,
       outcome: seed.outcome ?? defaults.outcome,

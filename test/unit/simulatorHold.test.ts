@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { request } from 'undici';
 import { Simulator } from '../simulator';
+import { JobStore } from '../simulator/jobs';
 
 /**
  * A job a test holds stands where it is, whatever the time scale and the clock do, until the
@@ -22,6 +23,18 @@ describe('API simulator: jobs held running until released', () => {
     const res = await request(`${sim.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sim.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return (await res.body.json()) as Record<string, unknown>;
   };
+
+  it('a job held at its creation is held at its start, however slow the clock reads (a clock that moves 1 ms a read, x1,000)', () => {
+    // On a busy machine the clock moved between the creation time and the hold: at a time scale of
+    // 1,000 one millisecond is the whole second a test job runs, so it was "held" already over
+    // (seen: "pull request opened · 1s ago" where the Ask Agent test expected active at once).
+    let t = 1_000_000;
+    const store = new JobStore(() => t++, 1_000, 'p');
+    const agent = store.addAgent({ durationMs: 1_000, held: true });
+    assert.equal(store.agentJson(agent).status, 'active');
+    const exported = store.addExport({ held: true, queuedMs: 0, durationMs: 1_000 }, { queuedMs: 0, durationMs: 1_000, outcome: 'completed', pages: 10 });
+    assert.equal(exported.time.elapsed(), 0);
+  });
 
   it('an agent job held stays active through a day of the clock; released after its duration, it ends at once with its pull request', async () => {
     sim.addAgentJob({ id: 'held', durationMs: 1_000, held: true });

@@ -407,3 +407,11 @@ export const FAULTS: FaultCase[] = [
 
 /** The key a row uses. */
 export const keyOf = (c: FaultCase): string => c.key ?? KEY;
+
+/**
+ * The client's request timeout for a case. Only a timeout case needs a short one (its server waits
+ * 1.5 s, or stalls, so the client's 250 ms always ends first); every other case gets 30 s, so a
+ * busy machine that reads a 1 MiB body slowly cannot turn a refused answer into a timeout and a
+ * retry (seen on a loaded 2-core machine: the chunked 50 MB body, "attempts: 2 !== 1").
+ */
+export const requestTimeoutFor = (c: FaultCase | undefined, short = 250): number => (c?.kind === 'timeout' ? short : 30_000);
