@@ -75,7 +75,7 @@ if (watch) {
   console.log('esbuild: watching for changes');
 } else {
   // The CLI as it ships, in every build: minified, one file, each part compiled when first needed.
-  await Promise.all([...configs.map((config) => esbuild.build(config)), buildPackedCli({ entry: 'src/cli/main.ts', worker: 'src/core/bundle/extract/extractWorker.ts', outfile: 'dist/cli.js' })]);
+  await Promise.all([...configs.map((config) => esbuild.build(config)), buildPackedCli({ entry: 'src/cli/main.ts', worker: 'src/cli/workerEntry.ts', outfile: 'dist/cli.js' })]);
   // The npm package ships that very file.
   fillCliPackage('dist/cli.js');
 }

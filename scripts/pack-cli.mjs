@@ -15,7 +15,7 @@
 // the CLI as it ships.
 //
 // The file is the archive worker's script too (a download's check, an extraction): a worker thread
-// loads its own entry (worker.js, src/core/bundle/extract/extractWorker.ts) and what it imports,
+// loads its own entry (worker.js, src/cli/workerEntry.ts: the archive worker or a site parse worker),
 // never the command line's, so a download's check thread compiles only the check.
 import * as esbuild from 'esbuild';
 import { mkdirSync, writeFileSync } from 'node:fs';

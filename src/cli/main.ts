@@ -4,7 +4,6 @@
  * (`--version` alone loads nothing else); on a worker thread this file is the archive worker.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { isSiteWorker } from '../core/site/workerData';
 import { version } from '../../package.json';
 import type { Io } from './context';
 
@@ -12,7 +11,9 @@ import type { Io } from './context';
 // loads the extraction (and only there: a command loads what it needs when it runs, so that
 // `--version` or `agent get` do not pay for the extractor, the HTTP client or the YAML parser).
 // The site check's parse workers run it too (workerData says which).
-if (!isMainThread) void (isSiteWorker(workerData) ? import('../core/site/worker.js') : import('../core/bundle/extract/extractWorker.js'));
+if (!isMainThread) {
+  void import('../core/site/workerData.js').then(({ isSiteWorker }) => (isSiteWorker(workerData) ? import('../core/site/worker.js') : import('../core/bundle/extract/extractWorker.js')));
+}
 
 if (require.main === module && isMainThread) {
   const argv = process.argv.slice(2);
