@@ -21,6 +21,8 @@ export interface JobsServiceOptions {
   registry: JobRegistry;
   clock: Clock;
   isFocused: () => boolean;
+  /** Whether a view showing the jobs is visible (a running export is then read every few seconds). */
+  isWatched?: () => boolean;
   log: Logger;
   floorMs?: number;
   ceilingMs?: number;
@@ -61,6 +63,7 @@ export class JobsService {
     this.scheduler = new PollScheduler({
       clock: options.clock,
       isFocused: options.isFocused,
+      ...(options.isWatched === undefined ? {} : { isWatched: options.isWatched }),
       poll: (target, signal) => readJob(this.reading, target.key as JobKey, signal),
       log: options.log,
       ...(options.floorMs === undefined ? {} : { floorMs: options.floorMs }),
@@ -262,6 +265,11 @@ export class JobsService {
       if (!isTerminal(job) || this.errors.has(k)) this.scheduler.track({ key: k, kind: job.kind });
     }
     this.scheduler.refreshNow();
+  }
+
+  /** A view showing the jobs was shown or hidden (see PollScheduler.setWatched). */
+  setWatched(watched: boolean): void {
+    this.scheduler.setWatched(watched);
   }
 
   setFocused(focused: boolean): void {
