@@ -2,43 +2,8 @@ import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { Clock } from './clock';
 import type { JobKind } from './trackedJob';
-import {
-  emptyHistory,
-  nextDelayMs,
-  recordProgress,
-  type IntervalInput,
-  type IntervalSettings,
-  type PollHistory,
-} from './interval';
-
-/**
- * Agent jobs report no progress, so their end cannot be predicted. While focused they are read
- * every 10 s, from their first seconds (a 10-60 s agent run is seen about 5 s after its end, as
- * the 10 s poller sees it, at the same cost; the quiet first minute of old saw it 24 s late) ...
- */
-const AGENT_CEILING_MS = 10_000;
-const AGENT_WARM_UP_MS = 60_000;
-const AGENT_WARM_UP_INTERVAL_MS = 10_000;
-/**
- * An export that runs and stands still below 100 %: read at least every 25 s (see
- * `runningCeilingMs`). One that stands still at 100 % is finishing, and read more often
- * (interval.ts).
- */
-const RUNNING_CEILING_MS = 25_000;
-/**
- * A running export while a view shows it (and the window is focused): read at least every 5 s,
- * whatever its predicted end, so its row's progress moves as the server's does. Aiming at the
- * predicted end alone waits half the time left: a minute and more on a long export, with the
- * row standing still at a percentage the server has long passed (issue 35: polls at 0.6 s,
- * 2.7 s, then 50.5 s). With no view showing it, the prediction alone sets the pace.
- */
-const WATCHED_RUNNING_MS = 5_000;
-/**
- * A deployment reports no progress either, but its logs grow while it runs, and a person may be
- * reading them: while focused it is read at least every 5 s (a new line tightens to the floor).
- * Deployments take a minute or a few: that is a dozen or so reads each.
- */
-const DEPLOYMENT_CEILING_MS = 5_000;
+import { emptyHistory, recordProgress, type IntervalInput, type IntervalSettings, type PollHistory } from './interval';
+import { nextPollDelay, type PaceOptions } from './pollPace';
 
 export interface PollTarget {
   /** Unique among the scheduler's jobs. */
@@ -53,35 +18,15 @@ export type PollOutcome =
   | { readonly kind: 'unauthorized' }
   | { readonly kind: 'error' };
 
-export interface SchedulerOptions {
+export interface SchedulerOptions extends PaceOptions {
   clock: Clock;
   isFocused: () => boolean;
   /** Whether a view showing the jobs is visible (a person may be reading a row); false when absent. */
   isWatched?: () => boolean;
-  /** A running export is polled at least this often while watched and focused. */
-  watchedRunningMs?: number;
   poll: (target: PollTarget, signal: AbortSignal) => Promise<PollOutcome>;
   floorMs?: number;
   ceilingMs?: number;
   unfocusedMs?: number;
-  /**
-   * Agent jobs report no progress, so their end cannot be predicted: while the window is
-   * focused they are polled at least this often (the longest wait a person notices), ...
-   */
-  agentCeilingMs?: number;
-  /** ... and during their first this-many ms ... */
-  agentWarmUpMs?: number;
-  /** ... at this pace (no back-off from the floor: a young job is read steadily). */
-  agentWarmUpIntervalMs?: number;
-  /**
-   * An export whose progress has moved (it runs, it is not queued) and then stands still (a
-   * stall, or the wait between bursts) is polled at least this often, so that an end that comes
-   * out of a stall is not seen up to the general ceiling late. A queued export backs off to the
-   * general ceiling.
-   */
-  runningCeilingMs?: number;
-  /** A running deployment (its logs growing) is polled at least this often while focused. */
-  deploymentCeilingMs?: number;
   maxConcurrent?: number;
   log?: Logger;
   /** Told when polling pauses because the key was rejected. */
@@ -309,28 +254,7 @@ export class PollScheduler {
   }
 
   private schedule(entry: Entry, input: IntervalInput, now: number, ageMs?: number): void {
-    // Errors back off to the general ceiling, whatever the job: a failing server is not pressed.
-    const agent = entry.target.kind === 'agent' && input.kind !== 'error';
-    const deployment = entry.target.kind === 'deployment' && input.kind !== 'error';
-    const { floorMs } = this.settings;
-    const bounded = (ms: number) => Math.max(floorMs, Math.min(this.settings.ceilingMs, ms));
-    const ceilingMs = agent
-      ? bounded(this.options.agentCeilingMs ?? AGENT_CEILING_MS)
-      : deployment
-        ? bounded(this.options.deploymentCeilingMs ?? DEPLOYMENT_CEILING_MS)
-        : this.settings.ceilingMs;
-    let delay = nextDelayMs(entry.history, input, { floorMs, ceilingMs });
-    // An export that has moved (it runs) and now stands still: its back-off stops at the running
-    // ceiling, so the end of a stall, or a last jump, is not seen up to the general ceiling late.
-    // (Aiming at a predicted finish still waits longer: a reading that moved says when.)
-    if (input.kind === 'unchanged' && entry.history.samples.some((sample) => sample.progress > 0)) delay = Math.min(delay, bounded(this.options.runningCeilingMs ?? RUNNING_CEILING_MS));
-    // A running export a person can see: its row moves at least every few seconds (see WATCHED_RUNNING_MS).
-    const running = entry.target.kind === 'export' && input.kind !== 'error' && entry.history.samples.some((sample) => sample.progress > 0);
-    if (running && this.options.isFocused() && this.options.isWatched?.() === true) delay = Math.min(delay, bounded(this.options.watchedRunningMs ?? WATCHED_RUNNING_MS));
-    const warmUp = this.options.agentWarmUpMs ?? AGENT_WARM_UP_MS;
-    // A young agent job: polled at the warm-up pace (a change, the first reading among them, says
-    // nothing of when an agent run ends, so it does not tighten the pace).
-    if (agent && ageMs !== undefined && ageMs >= 0 && ageMs < warmUp) delay = bounded(this.options.agentWarmUpIntervalMs ?? AGENT_WARM_UP_INTERVAL_MS);
+    const { delay, ceilingMs } = nextPollDelay({ kind: entry.target.kind, history: entry.history, input, ageMs, focused: this.options.isFocused(), watched: this.options.isWatched?.() === true, settings: this.settings, pace: this.options });
     entry.history = { ...entry.history, lastDelayMs: Math.min(delay, ceilingMs) };
     entry.dueAt = now + (this.options.isFocused() ? delay : Math.max(delay, this.settings.unfocusedMs));
   }
