@@ -7,6 +7,8 @@ import type { AgentJob, ExportJob } from '../api/types';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
 import { FollowedJobs, type Transition } from './followed';
+import { JobEvents, type Listener } from './jobEvents';
+import { followRegistry } from './otherWindows';
 import { readJob, type ReadingContext, type ServiceState } from './reading';
 import type { JobRegistry } from './registry';
 import { PollScheduler } from './scheduler';
@@ -35,8 +37,6 @@ export interface JobsServiceOptions {
   demanded?: boolean;
 }
 
-type Listener<T> = (value: T) => void;
-
 export class JobsService {
   private readonly scheduler: PollScheduler;
   private readonly errors = new Map<JobKey, string>();
@@ -45,10 +45,8 @@ export class JobsService {
   private readonly abort = new AbortController();
   /** What one poll needs (reading.ts). */
   private readonly reading: ReadingContext;
-  private state: ServiceState = { kind: 'ok' };
-  private readonly stateListeners = new Set<Listener<ServiceState>>();
-  private readonly transitionListeners = new Set<Listener<Transition>>();
-  private readonly changeListeners = new Set<Listener<JobKey[]>>();
+  /** The state, the changed rows, the ends: what listeners hear (jobEvents.ts). */
+  private readonly events = new JobEvents();
   private readonly registryListener: { dispose(): void };
   /** The jobs this window follows to their end: each notifies once when it ends. */
   private readonly followed: FollowedJobs;
@@ -70,24 +68,7 @@ export class JobsService {
       ...(options.ceilingMs === undefined ? {} : { ceilingMs: options.ceilingMs }),
       ...(options.maxConcurrent === undefined ? {} : { maxConcurrent: options.maxConcurrent }),
     });
-    this.registryListener = options.registry.onDidChange((keys, elsewhere) => {
-      // Another window stopped tracking a job, or started one: poll accordingly.
-      for (const key of elsewhere.removed) {
-        this.scheduler.untrack(key);
-        this.errors.delete(key);
-        this.followed.forget(key);
-      }
-      for (const key of elsewhere.added) {
-        const job = options.registry.get(key);
-        if (job !== undefined && !isTerminal(job)) this.scheduler.track({ key, kind: job.kind });
-      }
-      for (const key of elsewhere.reopened) {
-        const job = options.registry.get(key);
-        if (job !== undefined && !isTerminal(job)) this.scheduler.restart({ key, kind: job.kind });
-      }
-      this.emitChange(keys);
-      this.noticeEnds(keys);
-    });
+    this.registryListener = followRegistry({ registry, scheduler: this.scheduler, errors: this.errors, followed: this.followed, events: this.events });
     this.demanded = options.demanded ?? true;
     if (!this.demanded) this.scheduler.pause();
     for (const job of options.registry.list()) {
@@ -98,7 +79,7 @@ export class JobsService {
   }
 
   get currentState(): ServiceState {
-    return this.state;
+    return this.events.currentState;
   }
 
   /** How many tracked jobs are not terminal yet. */
@@ -311,40 +292,30 @@ export class JobsService {
   }
 
   onDidChangeState(listener: Listener<ServiceState>): { dispose(): void } {
-    this.stateListeners.add(listener);
-    return { dispose: () => this.stateListeners.delete(listener) };
+    return this.events.onDidChangeState(listener);
   }
 
   onDidTransition(listener: Listener<Transition>): { dispose(): void } {
-    this.transitionListeners.add(listener);
-    return { dispose: () => this.transitionListeners.delete(listener) };
+    return this.events.onDidTransition(listener);
   }
 
   /** Keys whose row changed (snapshot, error, tracked or not). */
   onDidChangeJobs(listener: Listener<JobKey[]>): { dispose(): void } {
-    this.changeListeners.add(listener);
-    return { dispose: () => this.changeListeners.delete(listener) };
+    return this.events.onDidChangeJobs(listener);
   }
 
   dispose(): void {
     this.abort.abort();
     this.scheduler.dispose();
     this.registryListener.dispose();
-    for (const listeners of [this.stateListeners, this.transitionListeners, this.changeListeners]) listeners.clear();
+    this.events.dispose();
   }
 
   private setState(state: ServiceState): void {
-    if (JSON.stringify(state) === JSON.stringify(this.state)) return;
-    this.state = state;
-    for (const listener of this.stateListeners) listener(state);
+    this.events.setState(state);
   }
 
   private emitChange(keys: JobKey[]): void {
-    for (const listener of this.changeListeners) listener(keys);
-  }
-
-  /** Rows that changed: each followed job seen ended for the first time notifies. */
-  private noticeEnds(keys: JobKey[]): void {
-    for (const transition of this.followed.ends(keys)) for (const listener of this.transitionListeners) listener(transition);
+    this.events.changed(keys);
   }
 }
