@@ -4,7 +4,6 @@
  * code; nothing printed to stderr ever holds the key or a presigned signature.
  */
 import { version } from '../../package.json';
-import { adminKeyForms } from '../core/jobs/input';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
@@ -23,8 +22,7 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Every byte printed from here on is made safe for a terminal and a CI log.
   const io = terminalSafe(given);
   const verbose = argv.includes('--verbose');
-  // The key sent and the value as given ("Bearer <key>" says the key too).
-  const secrets = () => adminKeyForms(io.env.DOCS_ADMIN_API_KEY ?? '').secrets;
+  const secrets = () => [(io.env.DOCS_ADMIN_API_KEY ?? '').trim()];
   let close: (() => Promise<void>) | undefined;
   try {
     const parsed = parse(argv);

@@ -4,7 +4,6 @@
  * Base URL, project id and the key are inputs; nothing here knows about VS Code.
  */
 import * as l10n from '@vscode/l10n';
-import { loopbackHttpFor } from '../links';
 import { redactSecrets } from '../redact';
 import {
   AuthError,
@@ -172,8 +171,7 @@ export class AdminApiClient {
     if (branch.trim() === '') throw new InvalidInputError(l10n.t('The branch is empty: name the branch to preview. Nothing was sent.'));
     const projectId = this.options.projectId;
     const res = await this.call('POST', `v1/project/preview/${segment(projectId, 'projectId')}`, { branch }, options, 'previews', { kind: 'deployEndpoint', projectId });
-    // The URL is kept only as a link the editor would open, as the API's own address allows (links.ts).
-    return parsePreviewTriggered(this.json(res), res.status, loopbackHttpFor(this.options.baseUrl), (reason) => this.options.log?.warn(`The preview URL in the answer was not kept: ${reason}.`));
+    return parsePreviewTriggered(this.json(res), res.status);
   }
 
   /** GET /v1/project/update-status/<statusId>: a deployment's (or a preview's) status and logs. */

@@ -1,10 +1,8 @@
-import { statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
-import { BUNDLE_FILE_TYPES, downloadFolder } from '../../core/bundle/download/saveTarget';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, type Deps, optionsFromCode, rowOrNone } from '../commandToolkit';
@@ -37,16 +35,8 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** The last folder used while it is there, else Downloads, else home: never the workspace (saveTarget.ts). */
 function defaultFolder(deps: Deps): string {
-  const isFolder = (path: string) => {
-    try {
-      return statSync(path).isDirectory();
-    } catch {
-      return false;
-    }
-  };
-  return downloadFolder({ last: deps.context.globalState.get<string>(LAST_FOLDER), home: homedir(), isFolder });
+  return deps.context.globalState.get<string>(LAST_FOLDER) ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? homedir();
 }
 
 export interface DownloadArgs {
@@ -75,8 +65,7 @@ export function register(deps: Deps): vscode.Disposable[] {
         const uri = await deps.ui.saveDialog({
           title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
           defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
-          // Types a dialog cannot double the suggested name with (saveTarget.ts).
-          filters: { [vscode.l10n.t('Docs bundle')]: [...BUNDLE_FILE_TYPES] },
+          filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
           saveLabel: vscode.l10n.t('Download'),
         });
         if (uri === undefined) return undefined;
