@@ -1,6 +1,6 @@
 // `npm start`: the playground. Builds the extension, starts the API simulator with demo data,
 // starts a real VS Code (code-server) with the extension loaded and pointed at the simulator,
-// and prints the URL to open. Ctrl-C stops everything.
+// and prints the one URL to open (a redirect to the workbench's long one). Ctrl-C stops everything.
 //   npm start -- --port 8080 --host 127.0.0.1 --time-scale 10
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -20,6 +20,7 @@ ensureDeps();
 const { startCodeServer } = require(join(root, 'out/test/host/codeServer.js'));
 const { hostPaths } = require(join(root, 'out/test/host/versions.js'));
 const { workbenchUrl } = require(join(root, 'out/test/host/workbench.js'));
+const { playgroundBanner, startPlaygroundLink } = require(join(root, 'out/test/host/playgroundLink.js'));
 const { makePlaygroundRepository } = require(join(root, 'out/test/host/agentRepository.js'));
 const { playgroundSiteFiles } = require(join(root, 'out/test/simulator/playgroundSite.js'));
 
@@ -39,10 +40,11 @@ function startSimulator() {
 }
 
 const { child: simulator, info } = await startSimulator();
+// code-server on a port of its own; the port asked for serves the one address to open (playgroundLink.ts).
 const server = await startCodeServer({
   paths: hostPaths(),
   host: arg('host', '127.0.0.1'),
-  port: Number(arg('port', process.env.PORT ?? '8080')),
+  port: 0,
   settings: {
     'docsAdmin.baseUrl': info.baseUrl,
     'docsAdmin.projectId': info.projectId,
@@ -64,36 +66,15 @@ const url = workbenchUrl(server, {
   extensionEnvironment: { DOCS_ADMIN_PLAYGROUND_KEY: info.key, DOCS_ADMIN_PLAYGROUND_TRACK: info.demoJobs ?? '' },
 });
 
-console.log(`
-Docs Admin playground
-  simulator   ${info.baseUrl}  (project ${info.projectId}, demo key ${info.key})
-  VS Code     ${server.url}
-
-Open this URL in your browser (it loads the extension in development mode, with the
-simulator's demo key stored and its demo jobs tracked):
-
-  ${url}
-
-Try Ask Agent: open docs/quickstart.mdx, select a few lines, right-click, Docs Admin: Ask
-Agent…, write what to change and press Ctrl+Enter. The job runs for about 9 s and opens a
-pull request.
-
-The workspace is a git repository whose origin is the demo jobs' repository: on the agent job
-"acme/docs @ agent/quickstart", Review Changes, Check Out Agent Branch and Preview Agent Branch
-work; the Deployments view shows a deployment of each status (Show Deployment Logs on the failed
-one), and Deploy Docs, Preview Branch… and Open Site work against the simulator.
-
-Try Readers: docs/quickstart.mdx shows what readers said of it on its first line; the Readers
-view ranks the pages, lists the unanswered questions and the searches that found nothing; Ask
-Agent About This on any row opens the composer with the readers' words quoted.
-
-Ctrl-C stops everything.`);
+const link = await startPlaygroundLink(url, { host: arg('host', '127.0.0.1'), port: Number(arg('port', process.env.PORT ?? '8080')) });
+console.log(playgroundBanner(link.url, { baseUrl: info.baseUrl, projectId: info.projectId, key: info.key }));
 
 let stopping = false;
 async function stop() {
   if (stopping) return;
   stopping = true;
   simulator.kill('SIGTERM');
+  await link.close();
   await server.stop();
   repository.remove();
   process.exit(0);

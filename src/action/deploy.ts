@@ -7,6 +7,7 @@
  * name promises is left out, with a warning.
  */
 import * as l10n from '@vscode/l10n';
+import { PreviewWithoutIdError } from '../core/deployments/schemas';
 import { parsePreviewBranch } from '../core/deployments/input';
 import { lastLines } from '../core/deployments/logs';
 import { DeploymentTriggers } from '../core/deployments/triggers';
@@ -60,7 +61,18 @@ export async function previewOperation(ctx: OperationContext): Promise<void> {
   const branch = parsePreviewBranch(input);
   if (!branch.ok) throw new UsageError(l10n.t('The branch input: {0}', branch.reason));
   ctx.report.branch = branch.branch;
-  const started = await triggers(ctx).preview(branch.branch, { signal: ctx.signal, onWait: onWait(ctx) });
+  let started;
+  try {
+    started = await triggers(ctx).preview(branch.branch, { signal: ctx.signal, onWait: onWait(ctx) });
+  } catch (error) {
+    if (!(error instanceof PreviewWithoutIdError)) throw error;
+    // Queued, with its URL but no status id (the vendor's document allows it): the URL is set, nothing to follow.
+    ctx.output('preview-url', error.previewUrl);
+    const url = checkOutput('preview-url', error.previewUrl);
+    if (url.ok) ctx.report.previewUrl = url.value;
+    ctx.line(l10n.t('Preview of {0} queued, but the answer gives no status id, so it cannot be followed: open its URL, or follow it on the dashboard.', branch.branch));
+    return;
+  }
   ctx.report.jobId = started.statusId;
   ctx.output('status-id', started.statusId);
   if (started.previewUrl !== undefined) {

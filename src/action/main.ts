@@ -2,13 +2,15 @@
  * The GitHub Action's entry (`action.yml` runs it as dist/action/index.js): reads the inputs,
  * masks the key before anything else is printed, runs the operation, sets the outputs as they
  * become known, writes the job summary, and exits as the CLI does (0 success, 1 the job failed,
- * 2 usage, 3 auth, 4 not found, 5 network, server or timeout, 6 bad bundle), a failure shown as
+ * 2 usage, 3 auth, 4 not found, 5 network, server or timeout, 6 bad bundle, 7 the request was
+ * refused), a failure shown as
  * one error annotation. Nothing it prints holds the key or a link's signature; text from the
  * server passes through `forTerminal` (the log) or `forMarkdown` (the summary).
  */
 import * as l10n from '@vscode/l10n';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { isSiteWorker } from '../core/site/workerData';
+import { adminKeyForms } from '../core/jobs/input';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
@@ -42,10 +44,12 @@ function timeoutInput(runner: Runner): number {
 
 export async function runAction(io: RunnerIo, options: ActionOptions): Promise<number> {
   const runner = new Runner(io);
-  // Before anything else reaches the log: from here on the runner shows the key as ***.
+  // Before anything else reaches the log: from here on the runner shows the key as ***. The key
+  // sent is the input cleaned ("Bearer " and invisible characters taken off): masked bare, and as given.
   const key = runner.input('api-key');
-  runner.mask(key);
-  const safe = (text: string) => forTerminal(redactSecrets(text, [key]));
+  const { secrets } = adminKeyForms(key);
+  for (const secret of secrets) runner.mask(secret);
+  const safe = (text: string) => forTerminal(redactSecrets(text, secrets));
   const line = (text: string) => runner.log(safe(text));
   const log: Logger = {
     trace: () => undefined,
@@ -95,7 +99,7 @@ export async function runAction(io: RunnerIo, options: ActionOptions): Promise<n
     });
     return EXIT.ok;
   } catch (error) {
-    const message = redactSecrets(error instanceof Error ? error.message : String(error), [key]);
+    const message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
     report.failure = message;
     runner.error(forTerminal(message), report.operation === undefined ? l10n.t('Docs Admin failed') : l10n.t('Docs Admin {0} failed', report.operation));
     return exitCodeOf(error);

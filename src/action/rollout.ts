@@ -56,5 +56,6 @@ export function splitCommand(text: string): string[] {
 export function rolloutRunner(command: string, env: NodeJS.ProcessEnv, line: (text: string) => void): (signal?: AbortSignal) => Promise<void> {
   const [program = '', ...args] = splitCommand(command);
   const childEnv = rolloutEnvironment(env, ['INPUT_']);
-  return (signal) => runRolloutProcess({ program, args }, { env: childEnv, line, signal });
+  // Which file runs (found on PATH, never in the workspace) is said before it starts.
+  return (signal) => runRolloutProcess({ program, args }, { env: childEnv, line, signal, ran: (path) => line(l10n.t('The rollout runs {0}.', path)) });
 }

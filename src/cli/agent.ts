@@ -15,19 +15,19 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
   switch (parsed.spec.name) {
     case 'agent get': {
       const client = await ctx.api();
-      const job = await client.getAgentJob(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      const job = await client.getAgentJob(jobId(parsed, ctx), { signal: ctx.io.signal });
       print(ctx, job, forTerminal(describeAgent(job)));
       return EXIT.ok;
     }
     case 'agent wait': {
-      const job = await follow(parsed, ctx, jobId(parsed, ctx.key));
+      const job = await follow(parsed, ctx, jobId(parsed, ctx));
       print(ctx, job, forTerminal(describeAgent(job)));
       return failedOrOk(job);
     }
     case 'agent create':
     case 'agent message': {
       // The job id and the prompt are checked before anything is sent (or the client is made).
-      const request: AgentRequest = parsed.spec.name === 'agent create' ? { kind: 'create' } : { kind: 'message', jobId: jobId(parsed, ctx.key) };
+      const request: AgentRequest = parsed.spec.name === 'agent create' ? { kind: 'create' } : { kind: 'message', jobId: jobId(parsed, ctx) };
       const prompt = await readPrompt(parsed, ctx);
       const client = await ctx.api();
       const sent = await askAgent(client, request, prompt, {

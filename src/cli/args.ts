@@ -201,7 +201,7 @@ export function usage(): string {
       'Network: HTTPS_PROXY names the proxy for https (HTTP_PROXY when it is not set), HTTP_PROXY the\nproxy for http (lower-case forms first), as http://<user>:<password>@proxy:port; NO_PROXY lists\nthe hosts that bypass it (example.com, .example.com, 10.0.0.0/8, host:port, or *).\n--ca-file <file> (or DOCS_ADMIN_CA_FILE) adds the CA certificates of a PEM file to those\ntrusted, for a proxy that inspects TLS or a private CA; NODE_EXTRA_CA_CERTS works as well.',
     ),
     '',
-    l10n.t('Exit codes: 0 success, 1 the job failed, 2 usage error, 3 authentication or permission,\n            4 not found, 5 network, server, timeout or rate limit, 6 unsafe or invalid bundle.'),
+    l10n.t('Exit codes: 0 success, 1 the job failed, 2 usage error, 3 authentication or permission,\n            4 not found, 5 network, server, timeout or rate limit, 6 unsafe or invalid bundle,\n            7 the server refused the request (a 400, say).'),
     '',
   ].join('\n');
 }

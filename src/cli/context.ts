@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 // tens of milliseconds to load, which `--version`, `--help` and `export extract` need not pay.
 import type { AdminApiClient } from '../core/api/client';
 import type { TransportOptions } from '../core/api/transport';
-import { parseJobId } from '../core/jobs/input';
+import { adminKeyForms, parseJobId } from '../core/jobs/input';
 import { checkBaseUrl } from '../core/links';
 import type { Logger } from '../core/log';
 import type { Network, NetworkHints } from '../core/net/network';
@@ -46,7 +46,10 @@ export interface Context {
   io: Io;
   json: boolean;
   log: Logger;
+  /** The admin key as sent (adminKeyForms: "Bearer " and invisible characters taken off). */
   key: string;
+  /** Every form of the key to keep secret: the key sent and DOCS_ADMIN_API_KEY as given. */
+  secrets: string[];
   api(): Promise<AdminApiClient>;
   /** The proxy and CA settings, from the environment and --ca-file. */
   network(): Promise<Network>;
@@ -100,7 +103,8 @@ export function positiveNumber(parsed: Parsed, name: string): number | undefined
 
 /** The context; the API client is made (and the key, base URL and project id checked) on first use. */
 export function connect(parsed: Parsed, io: Io, log: Logger): Context {
-  const key = (io.env.DOCS_ADMIN_API_KEY ?? '').trim();
+  const raw = io.env.DOCS_ADMIN_API_KEY ?? '';
+  const { key, secrets } = adminKeyForms(raw);
   let client: AdminApiClient | undefined;
   let network: Promise<Network> | undefined;
   const getNetwork = () => (network ??= cliNetwork(parsed, io, log));
@@ -109,6 +113,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
     json: parsed.options.json === true,
     log,
     key,
+    secrets,
     network: getNetwork,
     async api() {
       if (client !== undefined) return client;
@@ -117,7 +122,7 @@ export function connect(parsed: Parsed, io: Io, log: Logger): Context {
       if (base === '') throw new UsageError(l10n.t('the base URL is not set: pass --base-url or set DOCS_ADMIN_BASE_URL.'));
       const checked = checkBaseUrl(base);
       if (!checked.ok) throw new UsageError(checked.reason);
-      const cleanKey = checkCredentials(key, projectId);
+      const cleanKey = checkCredentials(raw, projectId);
       if (/^(agent|deploy$|preview|automation|analytics)/.test(parsed.spec.name) && projectId === '') throw new UsageError(l10n.t('the project id is not set: pass --project-id or set DOCS_ADMIN_PROJECT_ID.'));
       const { AdminApiClient } = await import('../core/api/client.js');
       io.beforeApi?.();
@@ -167,8 +172,8 @@ export function progressLine(ctx: Context): { show(text: string): void; done(): 
 }
 
 
-export function jobId(parsed: Parsed, key: string): string {
-  const r = parseJobId(parsed.args[0] ?? '', [key]);
+export function jobId(parsed: Parsed, ctx: Pick<Context, 'secrets'>): string {
+  const r = parseJobId(parsed.args[0] ?? '', ctx.secrets);
   if (!r.ok) throw new UsageError(r.reason);
   return r.id;
 }

@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { DeploymentTriggers, type TriggerOptions } from '../core/deployments/triggers';
 import { parseAutomationId, parsePreviewBranch, parseStatusId } from '../core/deployments/input';
+import { PreviewWithoutIdError } from '../core/deployments/schemas';
 import { lastLines } from '../core/deployments/logs';
 import type { Deployment } from '../core/deployments/types';
 import { waitForDeployment } from '../core/jobs/wait';
@@ -50,7 +51,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
   const wait = parsed.options.wait === true;
   switch (parsed.spec.name) {
     case 'deploy status': {
-      const id = parseStatusId(parsed.args[0] ?? '', [ctx.key]);
+      const id = parseStatusId(parsed.args[0] ?? '', ctx.secrets);
       if (!id.ok) throw new UsageError(id.reason);
       if (wait) return follow(parsed, ctx, id.id);
       const client = await ctx.api();
@@ -73,7 +74,16 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       const branch = parsePreviewBranch(parsed.args[0] ?? '');
       if (!branch.ok) throw new UsageError(branch.reason);
       const client = await ctx.api();
-      const started = await new DeploymentTriggers({ client }).preview(branch.branch, triggerOptions(ctx));
+      let started;
+      try {
+        started = await new DeploymentTriggers({ client }).preview(branch.branch, triggerOptions(ctx));
+      } catch (error) {
+        if (!(error instanceof PreviewWithoutIdError)) throw error;
+        // Queued, with an address but no status id (the vendor's document allows it): the URL is what stdout promises.
+        print(ctx, { previewUrl: error.previewUrl }, error.previewUrl);
+        ctx.io.err(`${l10n.t('The platform queued the preview of {0} ({1}), but its answer gives no status id, so it cannot be followed from here: open the URL, or follow it on the dashboard.', branch.branch, error.status ?? 202)}\n`);
+        return EXIT.ok;
+      }
       if (!wait) {
         print(ctx, started, started.previewUrl ?? started.statusId);
         if (!ctx.json) ctx.io.err(`${l10n.t('Preview of {0} queued (status id {1}).', branch.branch, started.statusId)}\n`);
@@ -85,11 +95,14 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       return code;
     }
     case 'automation run': {
-      const id = parseAutomationId(parsed.args[0] ?? '', [ctx.key]);
+      const id = parseAutomationId(parsed.args[0] ?? '', ctx.secrets);
       if (!id.ok) throw new UsageError(id.reason);
       const client = await ctx.api();
       const started = await new DeploymentTriggers({ client }).runAutomation(id.id, triggerOptions(ctx));
-      print(ctx, started, started.instanceId ?? started.jobId ?? l10n.t('started'));
+      const runId = started.instanceId ?? started.jobId;
+      // stdout holds ids only (a script reads it): no id, nothing there, and a word on stderr.
+      if (runId === undefined && !ctx.json) ctx.io.err(`${l10n.t('The automation started, but the answer gives no run id.')}\n`);
+      else print(ctx, started, runId ?? '');
       return EXIT.ok;
     }
     default:

@@ -9,6 +9,8 @@ export const EXIT = {
   notFound: 4,
   unavailable: 5,
   badBundle: 6,
+  /** The server refused the request (400, or another 4xx than 401, 403, 404, 409 and 429): what was sent was not accepted. */
+  refused: 7,
 } as const;
 
 export class UsageError extends Error {
@@ -39,7 +41,7 @@ export class JobFailedError extends Error {
  * failed, not at start: most of them come with the module that throws them.
  */
 export async function exitCodeOf(error: unknown): Promise<number> {
-  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }, { DocsRootError }] = await Promise.all([
+  const [{ AuthError, ConflictError, ForbiddenError, NotFoundError, RequestRejectedError }, { DiskSpaceError }, { BundleDownloadError }, { TargetFolderError }, { ValuesFileError }, { ExportFailedError, InsecureBundleUrlError, RolloutError, ValuesChangedError }, { UnsafeArchiveError }, { DocsRootError }] = await Promise.all([
     import('../core/api/errors.js'),
     import('../core/bundle/diskSpace.js'),
     import('../core/bundle/download/errors.js'),
@@ -53,6 +55,7 @@ export async function exitCodeOf(error: unknown): Promise<number> {
   if (error instanceof JobFailedError || error instanceof ExportFailedError || error instanceof RolloutError || error instanceof ConflictError) return EXIT.jobFailed;
   if (error instanceof AuthError || error instanceof ForbiddenError || error instanceof MissingKeyError) return EXIT.auth;
   if (error instanceof NotFoundError) return EXIT.notFound;
+  if (error instanceof RequestRejectedError) return EXIT.refused;
   if (error instanceof UnsafeArchiveError || error instanceof InsecureBundleUrlError) return EXIT.badBundle;
   if (error instanceof BundleDownloadError) {
     if (error.reason === 'size' || error.reason === 'link') return EXIT.badBundle;

@@ -26,7 +26,7 @@ async function extract(parsed: Parsed, ctx: Context): Promise<number> {
     maxCompressionRatio: positiveNumber(parsed, 'max-compression-ratio'),
     ratioCheckAfterMegabytes: positiveNumber(parsed, 'ratio-check-after-mb'),
   });
-  const { extractBundle } = await import('../core/bundle/extract/extract.js');
+  const { extractBundle, TargetFolderError } = await import('../core/bundle/extract/extract.js');
   const summary = await extractBundle(resolve(parsed.args[0] ?? ''), resolve(dir), {
     replace: parsed.options.force === true,
     ...limits,
@@ -34,6 +34,10 @@ async function extract(parsed: Parsed, ctx: Context): Promise<number> {
     signal: ctx.io.signal,
     workerScript: ctx.io.extractWorker,
     onProgress: (p) => line.show(l10n.t('{0} entries · {1}', p.entries, formatBytes(p.bytes))),
+  }).catch((error: unknown) => {
+    // How to agree to replace, on the command line: --force.
+    if (error instanceof TargetFolderError && error.reason === 'notEmpty') throw new UsageError(l10n.t('The folder {0} already holds files: choose an empty folder for --dir, or pass --force to replace its contents.', error.targetDir));
+    throw error;
   });
   line.done();
   print(ctx, summary, l10n.t('Extracted {0} files ({1} pages, {2}) into {3}.', summary.files, summary.pages, formatBytes(summary.bytes), resolve(dir)));
@@ -56,12 +60,12 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
       return EXIT.ok;
     }
     case 'export status': {
-      const job = await client.getExportJob(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      const job = await client.getExportJob(jobId(parsed, ctx), { signal: ctx.io.signal });
       print(ctx, job, describeExport(job));
       return EXIT.ok;
     }
     case 'export wait': {
-      const job = await waitForExportJob(client, jobId(parsed, ctx.key), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
+      const job = await waitForExportJob(client, jobId(parsed, ctx), waitOptions<ExportJob>(parsed, ctx, (j) => line.show(describeExport(j).split('\n')[0] ?? '')));
       line.done();
       print(ctx, job, describeExport(job));
       if (job.status === 'failed') {
@@ -72,7 +76,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     case 'export bundle': {
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
       // Never a link that has expired already: asked for again, then a clear error (exit 5).
-      const issued = await links.issue(jobId(parsed, ctx.key), { signal: ctx.io.signal });
+      const issued = await links.issue(jobId(parsed, ctx), { signal: ctx.io.signal });
       const { bundle } = issued;
       const left = links.timeLeft(issued);
       const expiresAt = left === undefined ? undefined : new Date(Date.now() + left).toISOString();
@@ -83,7 +87,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
     case 'export download': {
       const out = option(parsed, 'out');
       if (out === undefined) throw new UsageError(l10n.t('--out <file> is required: where to save the bundle.'));
-      const id = jobId(parsed, ctx.key);
+      const id = jobId(parsed, ctx);
       const links = new BundleLinks((j, o) => client.generateBundle(j, o));
       const show = (p: DownloadProgress) => {
         if (p.phase === 'check') {
@@ -94,7 +98,7 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         line.show(p.bytesPerSecond > 0 ? `${received} · ${l10n.t('{0}/s', formatBytes(p.bytesPerSecond))}` : received);
       };
       const connections = positiveNumber(parsed, 'connections');
-      const { downloadBundle } = await import('../core/bundle/download/download.js');
+      const [{ downloadBundle }, { BundleDownloadError }] = await Promise.all([import('../core/bundle/download/download.js'), import('../core/bundle/download/errors.js')]);
       const result = await downloadBundle({
         target: resolve(out),
         replace: parsed.options.force === true,
@@ -109,6 +113,10 @@ export async function run(parsed: Parsed, ctx: Context): Promise<number> {
         log: ctx.log,
         network: await ctx.network(),
         onProgress: show,
+      }).catch((error: unknown) => {
+        // How to agree to replace, on the command line: --force.
+        if (error instanceof BundleDownloadError && error.reason === 'exists') throw new UsageError(l10n.t('{0} already exists: choose another --out, or pass --force to replace it.', resolve(out)));
+        throw error;
       });
       line.done();
       print(ctx, result, l10n.t('Saved {0} ({1}; the archive checked to its end).', result.path, formatBytes(result.bytes)));

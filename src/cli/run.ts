@@ -4,6 +4,7 @@
  * code; nothing printed to stderr ever holds the key or a presigned signature.
  */
 import { version } from '../../package.json';
+import { adminKeyForms } from '../core/jobs/input';
 import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
@@ -22,7 +23,8 @@ export async function run(argv: string[], given: Io): Promise<number> {
   // Every byte printed from here on is made safe for a terminal and a CI log.
   const io = terminalSafe(given);
   const verbose = argv.includes('--verbose');
-  const secrets = () => [(io.env.DOCS_ADMIN_API_KEY ?? '').trim()];
+  // The key sent and the value as given ("Bearer <key>" says the key too).
+  const secrets = () => adminKeyForms(io.env.DOCS_ADMIN_API_KEY ?? '').secrets;
   let close: (() => Promise<void>) | undefined;
   try {
     const parsed = parse(argv);

@@ -1,7 +1,10 @@
 /**
  * Which links the extension may open or hand to the system. Only `https:`, or `http:` to a
- * loopback host; never `javascript:`, `command:`, `vscode:`, `file:`, `data:` or anything
- * else a server could send to run something on the user's machine.
+ * loopback host when the caller allows it (a server on this machine: the admin API's own base URL
+ * is loopback, as the simulator's is, or the extension's own bundle server); never
+ * `javascript:`, `command:`, `vscode:`, `file:`, `data:` or anything else a server could send to
+ * run something on the user's machine, and never a link holding blanks, line breaks or invisible
+ * characters (a real link has none; the URL parser would drop or encode them silently).
  */
 import * as l10n from '@vscode/l10n';
 import { BlockList, isIP } from 'node:net';
@@ -30,8 +33,25 @@ export function isLoopbackHost(hostname: string): boolean {
 
 export type LinkVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
+/**
+ * Where plain `http:` may go: to a loopback host only when `loopbackHttp` (the server it came
+ * from is itself on this machine: see `loopbackHttpFor`), never elsewhere.
+ */
+export interface LinkPolicy {
+  loopbackHttp: boolean;
+}
+
+/** The policy for links a server at `baseUrl` hands out: loopback `http:` only when that server is loopback itself. */
+export function loopbackHttpFor(baseUrl: string | undefined): LinkPolicy {
+  try {
+    return { loopbackHttp: baseUrl !== undefined && baseUrl !== '' && isLoopbackHost(new URL(baseUrl).hostname) };
+  } catch {
+    return { loopbackHttp: false };
+  }
+}
+
 /** Whether `link` may be opened in a browser. */
-export function checkOpenableLink(link: string | null | undefined): LinkVerdict {
+export function checkOpenableLink(link: string | null | undefined, policy: LinkPolicy): LinkVerdict {
   if (link === null || link === undefined || link.trim() === '') return { ok: false, reason: l10n.t('there is no link') };
   let url: URL;
   try {
@@ -43,8 +63,11 @@ export function checkOpenableLink(link: string | null | undefined): LinkVerdict 
   if ((url.protocol === 'https:' || url.protocol === 'http:') && (url.username !== '' || url.password !== '')) {
     return { ok: false, reason: l10n.t('it carries a user name or password before its host') };
   }
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && /[\s\p{Cc}\p{Cf}]/u.test(link.trim())) return { ok: false, reason: l10n.t('it holds blanks, line breaks or invisible characters') };
   if (url.protocol === 'https:') return { ok: true, url };
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return { ok: true, url };
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) {
+    return policy.loopbackHttp ? { ok: true, url } : { ok: false, reason: l10n.t('it is plain http: to this machine, from a server that is not on it (only https: links are opened)') };
+  }
   if (url.protocol === 'http:') return { ok: false, reason: l10n.t('it is plain http: to a remote host (only https: links are opened)') };
   return { ok: false, reason: l10n.t('its scheme "{0}" is not allowed (only https: links are opened)', url.protocol) };
 }

@@ -3,12 +3,14 @@
  * the server runs in, or absolute inside it), its docs root (the nearest folder at or above it
  * holding `docs.json`, not above the working folder), and the site as the platform builds it
  * (core/analytics/mapping.ts). Only names are listed and `docs.json` read: no page's content
- * leaves the machine, and nothing outside the working folder is looked at.
+ * leaves the machine, and nothing outside the working folder is looked at (a `docs.json` that
+ * links out of it, or is no regular file, is refused: core/analytics/docsJsonFile.ts).
  */
 import * as l10n from '@vscode/l10n';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDocsJson } from '../core/analytics/docsJson';
+import { readDocsJsonFile } from '../core/analytics/docsJsonFile';
 import { DocsSite } from '../core/analytics/mapping';
 import { ToolInputError, type PageLookup } from '../core/tools/run';
 
@@ -46,14 +48,12 @@ export async function findPage(file: string, cwd: string): Promise<PageLookup> {
   if (!inside(base, path)) throw new ToolInputError(l10n.t('The file {0} is outside the folder the MCP server runs in ({1}): give a page of the docs in that folder.', JSON.stringify(file), base));
   if (!(await stat(path)).isFile() || !/\.mdx?$/i.test(path)) throw new ToolInputError(l10n.t('{0} is not a page of the docs (a .md or .mdx file).', JSON.stringify(file)));
   for (let dir = dirname(path); inside(base, dir); dir = dirname(dir)) {
-    let text: string | undefined;
-    try {
-      text = await readFile(join(dir, 'docs.json'), 'utf8');
-    } catch {
-      text = undefined;
-    }
-    if (text !== undefined) {
-      const site = new DocsSite(await pages(dir), parseDocsJson(text, relative(base, join(dir, 'docs.json')) || 'docs.json'));
+    const shown = relative(base, join(dir, 'docs.json')).split(sep).join('/') || 'docs.json';
+    // Its real path inside the folder, a regular file of a sane size; why not, never what it holds.
+    const read = await readDocsJsonFile(join(dir, 'docs.json'), shown, base);
+    if (!read.ok && !read.missing) throw new ToolInputError(l10n.t('{0}. The reader signals need the docs root\'s docs.json to map the file to its URL path.', read.reason));
+    if (read.ok) {
+      const site = new DocsSite(await pages(dir), parseDocsJson(read.text, shown));
       const key = relative(dir, path).split(sep).join('/');
       const own = site.pathOfFile(key);
       return { label: relative(base, path).split(sep).join('/'), key, paths: own === undefined ? [] : [own], resolve: (p) => site.resolve(p) };

@@ -7,7 +7,7 @@
  * do); an unknown tool is a protocol error (InvalidParams). No text returned ever holds the key.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as l10n from '@vscode/l10n';
 import { redactSecrets } from '../core/redact';
 import { TOOLS, toolNamed, type ToolDefinition } from '../core/tools/definitions';
@@ -37,7 +37,11 @@ export function createServer(host: ToolHost, options: { version: string; log: Lo
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS.map(listing) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = toolNamed(request.params.name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, l10n.t('Unknown tool {0}: the tools are {1}.', JSON.stringify(request.params.name), TOOLS.map((t) => t.name).join(', ')));
+    if (tool === undefined) {
+      // The protocol's error, with its code; not an McpError, whose message already holds the
+      // "MCP error <code>:" prefix the client adds again (it read "MCP error -32602: MCP error -32602: …").
+      throw Object.assign(new Error(l10n.t('Unknown tool {0}: the tools are {1}.', JSON.stringify(request.params.name), TOOLS.map((t) => t.name).join(', '))), { code: ErrorCode.InvalidParams });
+    }
     try {
       const text = await runTool(tool.name, request.params.arguments ?? {}, host, extra.signal);
       return { content: [{ type: 'text', text: redactSecrets(text, host.secrets()) }] };

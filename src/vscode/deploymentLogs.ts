@@ -6,11 +6,12 @@
  * least every 5 s); a deployment ended before this window read it is read once when its logs are
  * opened. The document's language turns link detection off (package.json), so nothing in a log
  * line can be clicked; control characters are shown as escapes (core/deployments/logs.ts). An
- * editor whose cursor is on the last line follows the new lines.
+ * editor whose cursor is on the last line follows the new lines; a failed deployment's logs open
+ * on the line that says why, whether from its row or its notification.
  */
 import * as vscode from 'vscode';
 import { deploymentLabel } from '../core/deployments/present';
-import { logDocument } from '../core/deployments/logs';
+import { failureDocumentLine, logDocument } from '../core/deployments/logs';
 import type { JobKey } from '../core/jobs/trackedJob';
 import type { Session } from './session';
 
@@ -74,14 +75,48 @@ export class DeploymentLogs implements vscode.TextDocumentContentProvider, vscod
     return error === undefined ? text : `${text}${vscode.l10n.t('Last error: {0}', error)}\n`;
   }
 
-  /** Opens the logs (at their end, to see why it failed) in a read-only editor. */
+  /**
+   * Opens the logs in a read-only editor: a failed deployment's on the line that says why (read
+   * first, when this window has not read them yet), any other at their end (`atEnd`).
+   */
   async open(statusId: string, options: { atEnd?: boolean } = {}): Promise<vscode.TextEditor> {
-    const doc = await vscode.workspace.openTextDocument(this.uriOf(statusId));
+    const key: JobKey = `deployment:${statusId}`;
+    const service = this.session.service;
+    const failed = () => {
+      const job = service?.get(key);
+      return job?.kind === 'deployment' && job.snapshot?.status === 'failure' ? job : undefined;
+    };
+    if (failed() !== undefined && service?.logsOf(key) === undefined) await service?.readNow(key);
+    const uri = this.uriOf(statusId);
+    const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== LOGS_LANGUAGE) await vscode.languages.setTextDocumentLanguage(doc, LOGS_LANGUAGE);
+    const job = failed();
+    const line = job === undefined ? undefined : failureDocumentLine(job, service?.logsOf(key), Date.now());
+    // A document VS Code already held shows the new reading a moment later: its line is placed on that.
+    if (line !== undefined && doc.getText() !== this.provideTextDocumentContent(uri)) await this.changeOf(doc);
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
     this.lineCounts.set(doc.uri.toString(), doc.lineCount);
-    if (options.atEnd === true) this.moveToEnd(editor);
+    if (line !== undefined && line < doc.lineCount) {
+      const at = new vscode.Position(line, 0);
+      editor.selection = new vscode.Selection(at, at);
+      editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenter);
+    } else if (options.atEnd === true) this.moveToEnd(editor);
     return editor;
+  }
+
+  /** The next change of `doc`'s text (or 2 s, whichever comes first). */
+  private changeOf(doc: vscode.TextDocument): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(), 2_000);
+      const listener = vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.document === doc) done();
+      });
+      const done = () => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+    });
   }
 
   private moveToEnd(editor: vscode.TextEditor): void {

@@ -1,6 +1,6 @@
-/** Opening a link from the server in the browser: only https: (or loopback http:), and says why not. */
+/** Opening a link from the server in the browser: only https: (or loopback http:, when the admin API is loopback too), and says why not. */
 import * as vscode from 'vscode';
-import { checkOpenableLink } from '../core/links';
+import { checkOpenableLink, loopbackHttpFor, type LinkPolicy } from '../core/links';
 import type { Logger } from '../core/log';
 import { redactUrl } from '../core/redact';
 import type { Messages } from './messages';
@@ -26,9 +26,14 @@ function notOpened(kind: LinkKind, reason: string): string {
   }
 }
 
-/** Opens a link only when it is https: (or loopback http:); says why otherwise. */
-export async function openSafely({ log, messages }: { log: Logger; messages: Messages }, link: string | null | undefined, kind: LinkKind): Promise<boolean> {
-  const verdict = checkOpenableLink(link);
+/** What links may be opened in the active environment: loopback http: only when its admin API is on this machine too. */
+export function linkPolicy(session: { environment: { baseUrl: string } }): LinkPolicy {
+  return loopbackHttpFor(session.environment.baseUrl);
+}
+
+/** Opens a link only when it is https: (or loopback http:, from a loopback API); says why otherwise. */
+export async function openSafely({ log, messages, session }: { log: Logger; messages: Messages; session: { environment: { baseUrl: string } } }, link: string | null | undefined, kind: LinkKind): Promise<boolean> {
+  const verdict = checkOpenableLink(link, linkPolicy(session));
   if (!verdict.ok) {
     log.warn(`Refused to open the ${LOGGED_AS[kind]} (${redactUrl(String(link))}): ${verdict.reason}`);
     void messages.warn(notOpened(kind, verdict.reason));

@@ -5,13 +5,15 @@
  * system's variable substitution), so a release name or a path holding `${command:…}` would run
  * a command, and the check for a leading `-` would see the text before it was replaced. Here
  * nothing is substituted: each argument reaches the program exactly as the settings give it.
- * The admin key is not in the program's environment, under any spelling of its name.
+ * The admin key is not in the program's environment, under any spelling of its name. The program
+ * is the file PATH names for it (core/deploy/programPath.ts), never one in the workspace, and the
+ * terminal's first line shows it by its full path.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import { RolloutError } from '../core/deploy/errors';
 import { describeArgv, type RolloutArgv } from '../core/deploy/rollout';
-import { rolloutEnvironment } from '../core/deploy/rolloutProcess';
+import { rolloutEnvironment, rolloutProgramPath } from '../core/deploy/rolloutProcess';
 
 /** How the run ended: `undefined` when the program exited 0. */
 export type RolloutEnd = (error: RolloutError | undefined) => void;
@@ -34,8 +36,20 @@ export function rolloutTerminal(argv: RolloutArgv, cwd: string, ended: RolloutEn
     onDidWrite: write.event,
     onDidClose: close.event,
     open: () => {
-      write.fire(lines(`> ${describeArgv(argv)}\n\n`));
-      child = spawn(argv.program, argv.args, { cwd, env: rolloutEnvironment(process.env), shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      const env = rolloutEnvironment(process.env);
+      let program: string;
+      try {
+        // The file PATH names for the program, never one in the workspace (Windows would look there first).
+        program = rolloutProgramPath(argv.program, env, cwd);
+      } catch (error) {
+        const failure = error instanceof RolloutError ? error : new RolloutError(String(error));
+        write.fire(lines(`> ${describeArgv(argv)}\n\n${failure.message}\n`));
+        finish(1, failure);
+        return;
+      }
+      // Which one runs, by its full path.
+      write.fire(lines(`> ${describeArgv({ program, args: argv.args })}\n\n`));
+      child = spawn(program, argv.args, { cwd, env, shell: false, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       for (const stream of [child.stdout, child.stderr]) {
         stream?.setEncoding('utf8');
         stream?.on('data', (chunk: string) => write.fire(lines(chunk)));

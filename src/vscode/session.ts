@@ -105,6 +105,8 @@ export class Session implements vscode.Disposable {
   setViewVisible(visible: boolean): void {
     this.viewVisible = visible;
     this.updateDemand();
+    // A running export's row moves while a view shows it (the scheduler reads it every few seconds).
+    this.current?.service.setWatched(visible);
   }
 
   /**
@@ -181,6 +183,7 @@ export class Session implements vscode.Disposable {
       registry: new JobRegistry(this.context.globalState, `docsAdmin.jobs.${env.id}`, this.log),
       clock: systemClock,
       isFocused: () => vscode.window.state.focused,
+      isWatched: () => this.viewVisible,
       log: this.log,
       floorMs: config.minIntervalMs,
       ceilingMs: config.maxIntervalMs,

@@ -226,6 +226,32 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: ask }));
   });
 
+  it('issue 35: Ask Agent… on a selection with an unsent draft open keeps the selection: it is added to the draft, and a notification says so', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    sim.clearRequests();
+    const page = quickstart();
+    await select(page, 3, 3);
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    await type('Explain the install step.');
+    await waitFor('the draft in its file', () => readFileSync(draft.fsPath, 'utf8').endsWith('Explain the install step.'));
+    // The person moves on to other lines, with the draft unsent, and asks again.
+    await select(page, 4, 6);
+    const shown = lastShown();
+    const again = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.equal(again?.toString(), draft.toString(), 'the unsent draft, not a new one');
+    const text = belowHeader();
+    assert.ok(text.includes('Selected line 3:\n3 | Install the CLI with npm.\n\nExplain the install step.'), `the draft kept: ${JSON.stringify(text)}`);
+    assert.ok(text.includes('Selected lines 4-6:\n4 | <Tip>Node 20 or later.</Tip>\n5 | \n6 | Then run it.'), `the new selection added: ${JSON.stringify(text)}`);
+    const since = api.messages.recent.slice(shown === undefined ? 0 : api.messages.recent.indexOf(shown) + 1);
+    assert.ok(since.some((m) => m.severity === 'info' && /selected lines were added at its end/.test(m.text)), `said where the person looks: ${JSON.stringify(since)}`);
+    // The same selection again adds nothing twice.
+    await select(page, 4, 6);
+    await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.equal(belowHeader().split('Selected lines 4-6:').length, 2, 'added once');
+    assert.equal(posts().length, 0, 'nothing sent');
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+  });
+
   it('a 429 and closing the composer keep the draft in its file (what a reload reads); a send that may have arrived is marked, and sent again only when agreed', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     sim.clearRequests();

@@ -115,7 +115,22 @@ describe('deployments, previews and automations in the editor (against the simul
     }
   });
 
-  it('a failed deployment notifies with Show Logs, which opens the logs at their end, on the failure line', async () => {
+  it('Show Deployment Logs from a failed deployment\'s row opens on the failing line, as from its notification (issue 35: the row\'s opened at the end)', async () => {
+    // Failed before this window read it (as the playground's failed preview): its logs are read when opened.
+    const id = String(sim.addDeployment({ kind: 'preview', branch: 'agent/fr', createdAt: sim.now() - 30 * 60_000, queuedMs: 5_000, durationMs: 120_000, outcome: 'failure' })._id);
+    await api.session.service?.trackDeployment(id, { kind: 'preview', branch: 'agent/fr' }, { follow: false });
+    await waitFor('the failed row', () => describeRow(id)?.contextValue === 'deployment.failure.preview', 20_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const uri = await vscode.commands.executeCommand<string>('docsAdmin.deployment.showLogs', node(id));
+    const editor = vscode.window.activeTextEditor;
+    assert.equal(editor?.document.uri.toString(), uri);
+    const line = editor === undefined ? '' : editor.document.lineAt(editor.selection.active.line).text;
+    assert.match(line, /^Error: guides\/install\.mdx:12:3: Unknown component <Stepss>\. Did you mean <Steps>\?$/, `the cursor is on: ${JSON.stringify(line)}`);
+    assert.ok(editor?.visibleRanges.some((r) => r.contains(editor.selection.active)), 'and it is on screen');
+    await api.session.service?.untrack(`deployment:${id}`);
+  });
+
+  it('a failed deployment notifies with Show Logs, which opens the logs on the failure line', async () => {
     sim.setDeploymentDefaults({ outcome: 'failure' });
     const notices = api.notifier.recent.length;
     try {
@@ -133,8 +148,9 @@ describe('deployments, previews and automations in the editor (against the simul
       assert.match(text, /^Production · failed\n/);
       assert.match(text, /^Error: guides\/install\.mdx:12:3: Unknown component <Stepss>\. Did you mean <Steps>\?$/m);
       assert.match(text, /Build failed: 1 error in 1 page\n$/);
-      assert.equal(editor?.selection.active.line, (editor?.document.lineCount ?? 0) - 1, 'opened at the end');
-      assert.ok(editor?.visibleRanges.some((r) => r.contains(new vscode.Position((editor?.document.lineCount ?? 1) - 2, 0))), 'the failure line is on screen');
+      const line = editor === undefined ? '' : editor.document.lineAt(editor.selection.active.line).text;
+      assert.match(line, /^Error: guides\/install\.mdx:12:3: /, `opened on the failing line, not ${JSON.stringify(line)}`);
+      assert.ok(editor?.visibleRanges.some((r) => r.contains(editor.selection.active)), 'the failure line is on screen');
       assert.equal(describeRow(id)?.contextValue, 'deployment.failure.production');
     } finally {
       sim.setDeploymentDefaults({ outcome: 'success' });

@@ -70,7 +70,7 @@ describe('language-model tools (vscode.lm.invokeTool, against the simulator)', f
     const failed = sim.addDeployment({ kind: 'production', queuedMs: 0, durationMs: 100, outcome: 'failure', summary: HOSTILE, failureLines: [HOSTILE] });
     sim.advance(10 * 60_000);
     const agent = await invoke('docsAdmin_agentJobStatus', { jobId: String(job.id) });
-    assert.match(agent, new RegExp(`^Agent job ${String(job.id)}: completed\\. It completed and opened a pull request .* \\(Docs Admin environment "Default", project "${sim.projectId}"\\.\\)`));
+    assert.match(agent, new RegExp(`^Agent job ${String(job.id)} completed and opened a pull request .* \\(Docs Admin environment "Default", project "${sim.projectId}"\\.\\)`));
     assert.match(agent, /\| repository: acme\/docs/);
     assert.match(await invoke('docsAdmin_exportStatus', { jobId: String(exported.jobId) }), /^Export job \S+: completed\./);
     const deployment = await invoke('docsAdmin_deploymentStatus', { statusId: String(failed._id) });
@@ -78,7 +78,8 @@ describe('language-model tools (vscode.lm.invokeTool, against the simulator)', f
     for (const line of deployment.split('\n')) if (line.includes('SYSTEM: ignore')) assert.match(line, /^\| /, 'server text stays quoted');
     assert.equal(deployment.split('\n').filter((l) => l === DATA_BEGIN).length, deployment.split('\n').filter((l) => l === DATA_END).length);
     const signals = await invoke('docsAdmin_readerSignals', { file: 'docs/quickstart.mdx', days: 30 });
-    assert.match(signals, /^Reader signals for docs\/quickstart\.mdx \(URL paths \/getting-started, \/quickstart\) over the last 30 days: 10 thumbs up, 7 thumbs down;/);
+    assert.match(signals, /^Reader signals for docs\/quickstart\.mdx over the last 30 days, from 2 URL paths \(quoted below\): 10 thumbs up, 7 thumbs down;/);
+    assert.match(signals, /\n\| \/getting-started\n\| \/quickstart\n<<<END UNTRUSTED DATA>>>\n/);
     assert.ok(!signals.includes('ada.reader@example.com'), 'no reader contact in a result');
     assert.match(await invoke('docsAdmin_unansweredQuestions', { limit: 2 }), /^The 2 newest questions of the last 30 days that the docs assistant could not answer/);
     await assert.rejects(invoke('docsAdmin_readerSignals', { file: 'NOT-THERE.mdx' }), /is not in the workspace/);

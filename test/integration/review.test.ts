@@ -131,6 +131,22 @@ describe('reviewing an agent\'s branch through the Git extension (real git)', fu
     assert.doesNotMatch(api.agentTree.getTreeItem(elsewhere).description as string, /in acme-docs/);
   });
 
+  it('Preview Branch… offers the branches of the project\'s repository only: an agent branch of another repository is not offered (issue 35)', async () => {
+    await track('preview-api-docs', { repository: 'https://github.com/acme/api-docs', ref: 'agent/api-ref' });
+    // The record keeps the last 50 prompts: the new one is the one not seen before.
+    const before = new Set(api.ui.prompts);
+    const shown = () => api.ui.prompts.find((p) => p.kind === 'quickPick' && !before.has(p));
+    const picked = vscode.commands.executeCommand<string | undefined>('docsAdmin.deployment.preview');
+    await waitFor('the branch picker', () => shown() !== undefined);
+    const items = shown()?.items ?? [];
+    assert.ok(items.includes(`$(sparkle) ${BRANCH}`), `the docs repository's agent branch is offered: ${JSON.stringify(items)}`);
+    assert.ok(items.includes('$(git-branch) main'), `and the workspace's current branch: ${JSON.stringify(items)}`);
+    assert.ok(!items.some((label) => label.includes('agent/api-ref')), `an agent branch of acme/api-docs is not: ${JSON.stringify(items)}`);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await picked, undefined, 'dismissed: nothing sent');
+    assert.equal(sim.requests.filter((r) => r.route === 'preview.trigger').length, 0);
+  });
+
   it('Review Changes opens the multi-file diff of the changed, added and deleted pages', async () => {
     const node = row('review-early') as JobNode;
     const result = await vscode.commands.executeCommand<ReviewOpened>('docsAdmin.agentJob.reviewChanges', node);

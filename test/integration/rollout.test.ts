@@ -69,6 +69,25 @@ describe('the rollout: no variable substitution, and every setting from the work
     assert.equal(ran()?.key, null, 'no admin key in the rollout\'s environment');
   });
 
+  it('a program named by its name runs from PATH, never from the workspace: a helm in the values file\'s folder is not run, even with an empty PATH entry (the current folder)', async () => {
+    const marker = join(dir, 'workspace-helm-ran');
+    writeFileSync(join(dir, 'helm'), `#!/bin/sh\ntouch ${JSON.stringify(marker)}\n`, { mode: 0o755 });
+    const path = process.env.PATH;
+    // A POSIX PATH with an empty entry searches the current folder, as Windows always does first.
+    process.env.PATH = `${path ?? ''}:`;
+    try {
+      await configure({ 'rollout.command': 'helm upgrade --install ${release} ${chart} -f ${valuesFile}', 'rollout.release': 'docs', 'rollout.chart': './chart', 'rollout.namespace': '' });
+      const mark = api.messages.recent.length;
+      assert.equal(await publish(), undefined, 'the publish stopped at the rollout');
+      assert.equal(existsSync(marker), false, 'the workspace\'s helm ran');
+      const said = api.messages.recent.slice(mark).map((m) => m.text).join('\n');
+      assert.match(said, /helm was not found on PATH \(the rollout's own folder is never searched\)/);
+    } finally {
+      process.env.PATH = path;
+      rmSync(join(dir, 'helm'), { force: true });
+    }
+  });
+
   for (const setting of ['rollout.release', 'rollout.chart', 'rollout.namespace'] as const) {
     it(`docsAdmin.${setting} set by the workspace: the whole command is shown before it runs; declined, nothing runs and the values file is put back`, async () => {
       await configure({ 'rollout.command': `"${process.execPath}" "${script}" \${release} \${chart} -f \${valuesFile}`, 'rollout.release': 'docs', 'rollout.chart': './chart', 'rollout.namespace': '' });

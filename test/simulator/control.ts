@@ -1,5 +1,6 @@
 /** The simulator's control interface under `/_sim/`, for the playground and child processes. */
 import type { AnalyticsData } from './analyticsData';
+import type { HostileField } from './hostile';
 import type { Simulator } from './server';
 import type { AgentDefaults, AgentJobSeed, AutomationSeed, DeploymentDefaults, DeploymentSeed, ExportDefaults, ExportJobSeed, Fault } from './types';
 
@@ -83,6 +84,17 @@ export function handleControl(sim: Simulator, method: string, path: string, body
       case 'PUT /_sim/analytics-enabled':
         sim.setAnalyticsEnabled(parse<{ enabled?: boolean }>(body).enabled !== false);
         return { status: 204, body: {} };
+      case 'PUT /_sim/hostile':
+        sim.setHostileField(parse<HostileField>(body));
+        return { status: 204, body: {} };
+      case 'DELETE /_sim/hostile':
+        sim.setHostileField(undefined);
+        return { status: 204, body: {} };
+      case 'POST /_sim/fields':
+        sim.recordFields(parse<{ record?: boolean }>(body).record !== false);
+        return { status: 204, body: {} };
+      case 'GET /_sim/fields':
+        return { status: 200, body: sim.servedFields() };
       case 'POST /_sim/clock':
         sim.advance(Number(parse<{ advanceMs?: number }>(body).advanceMs ?? 0));
         return { status: 200, body: { now: new Date(sim.now()).toISOString() } };

@@ -6,3 +6,4 @@ export { DEFAULT_MIX, seededRandom, type RandomFaultMixItem, type RandomFaultOpt
 export { TcpFront, type FrontMode } from './tcpFront';
 export type { StorageDelivery } from './delivery';
 export { bulkAnalytics, emptyAnalytics, playgroundAnalytics, PLAYGROUND_CONTACTS, PLAYGROUND_HOST, type AnalyticsData } from './analyticsData';
+export type { HostileField } from './hostile';

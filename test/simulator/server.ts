@@ -12,6 +12,7 @@ import { SimClock } from './clock';
 import { handleControl } from './control';
 import { DeploymentStore } from './deployments';
 import { FaultQueue, Gates } from './faults';
+import { HostileText, type HostileField } from './hostile';
 import { JobStore, type AgentJobRecord, type ExportJobRecord } from './jobs';
 import type { JobTime } from './jobTime';
 import { reportSecret } from './ledger';
@@ -105,6 +106,7 @@ export class Simulator {
   readonly storageConcurrency = new Concurrency();
   private readonly analytics: AnalyticsRoutes;
   private readonly exchangeListeners = new Set<(exchange: Exchange) => void>();
+  private readonly hostile = new HostileText();
 
   private constructor(private readonly options: SimulatorOptions) {
     this.projectId = options.projectId ?? 'proj_demo';
@@ -368,6 +370,21 @@ export class Simulator {
     this.requests.length = 0;
   }
 
+  /** Starts (true) or stops noting the string fields of the API's answers (see hostile.ts); starting forgets the last. */
+  recordFields(on: boolean): void {
+    this.hostile.record(on);
+  }
+
+  /** The string fields the API's answers held since `recordFields(true)`, by route (`feedback[].comment`). */
+  servedFields(): Record<string, string[]> {
+    return this.hostile.fields();
+  }
+
+  /** From now on that field of the route's answers gets the payload after its value; undefined: none does. */
+  setHostileField(field: HostileField | undefined): void {
+    this.hostile.arm(field);
+  }
+
   /**
    * Tells `listener` every API request with the whole answer it got, as sent on the wire (the
    * contract tests validate both against the vendor's documents). Not told: the control
@@ -485,7 +502,11 @@ export class Simulator {
       default:
         break;
     }
-    reply ??= origin === 'api' ? this.apiReply(matched, method, headers, body, query) : this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
+    if (reply === undefined && origin === 'api') {
+      const answer = this.apiReply(matched, method, headers, body, query);
+      reply = { ...answer, body: this.hostile.apply(matched.route, answer.body) };
+    }
+    reply ??= this.storageReply(matched, method, headers, query, fault?.kind === 'ignoreRange');
     reply.headers.date = new Date(this.clock.now()).toUTCString();
     entry.status = reply.status;
     if (fault?.kind === 'truncate' || fault?.kind === 'stall') {

@@ -106,8 +106,9 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
       execFile(node.path, [join(ROOT, ENTRY)], { cwd: workspace, env: runnerEnv }, (error, stdout, stderr) => {
         const outputText = readFileSync(outputFile, 'utf8');
         const summary = readFileSync(summaryFile, 'utf8');
-        // The masking line holds the key by design; everything after it must not.
-        const afterMask = stdout.split('\n').slice(1).join('\n');
+        // The masking lines hold the key by design (bare, and as given when that differs); everything after them must not.
+        const lines = stdout.split('\n');
+        const afterMask = lines.slice(Math.max(1, lines.findIndex((line) => !line.startsWith('::add-mask::')))).join('\n');
         collector.record(`action ${inputs.operation ?? 'publish'} (log)`, afterMask);
         collector.record(`action ${inputs.operation ?? 'publish'} (stderr)`, stderr);
         collector.record(`action ${inputs.operation ?? 'publish'} (outputs)`, outputText);
@@ -142,6 +143,17 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.match(run.summary, /- \*\*Pages:\*\* 12\n/);
     assert.match(run.summary, /Bundle link \(without its signature\):\*\* https\\:/);
     assert.doesNotMatch(run.stdout, /^::error/m);
+  });
+
+  it('an api-key given as "Bearer <key>": the key sent is masked bare (and as given) before anything else, and is in nothing after', async () => {
+    const run = await action({ operation: 'export', domain: 'docs.acme.dev', 'api-key': `Bearer ${KEY}` });
+    assert.equal(run.code, 0, run.everything);
+    const masks = run.stdout.split('\n').filter((line) => line.startsWith('::add-mask::'));
+    assert.ok(masks.includes(`::add-mask::${KEY}`), `the bare key is masked (${masks.length} masking lines)`);
+    assert.ok(masks.includes(`::add-mask::Bearer ${KEY}`), 'and the value as given');
+    const before = run.stdout.split('\n').findIndex((line) => !line.startsWith('::add-mask::'));
+    assert.equal(before, masks.length, 'the masking lines come before any other output');
+    assert.ok(!run.stdout.split('\n').slice(masks.length).join('\n').includes(KEY), 'the key is in no line after the masks');
   });
 
   it('publish: updates the values file, runs the rollout as argv without a shell or the key, and summarises', async () => {
@@ -453,8 +465,18 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
     assert.equal(hostile.code, 0, hostile.everything);
     assert.equal(hostile.outputs['status-id'], 'abc123');
     assert.equal(hostile.outputs['preview-url'], undefined);
-    assert.match(hostile.stdout, /^::warning::The preview-url output was not set: it is not an https: link/m);
+    assert.match(hostile.stdout, /^::warning::The preview URL in the answer was not kept: its scheme "javascript:" is not allowed/m, 'refused where the answer is read');
     assert.doesNotMatch(hostile.summary, /\]\(javascript:/);
+  });
+
+  it('preview: a 202 with the URL and no status id sets preview-url, says it cannot be followed, and succeeds', async () => {
+    sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { previewUrl: 'https://acme-no-id.example.app' } });
+    const run = await action({ operation: 'preview', branch: 'feature/no-id' });
+    masked(run);
+    assert.equal(run.code, 0, run.everything);
+    assert.equal(run.outputs['preview-url'], 'https://acme-no-id.example.app/');
+    assert.equal(run.outputs['status-id'], undefined);
+    assert.match(run.stdout, /^Preview of feature\/no-id queued, but the answer gives no status id, so it cannot be followed: open its URL, or follow it on the dashboard\.$/m);
   });
 
   it('preview: a preview URL with shell syntax, or plain http: (even to loopback), is not set as preview-url, and a later script runs nothing', async () => {
@@ -466,7 +488,8 @@ describe('the GitHub Action, run as the runner runs it, against the simulator', 
       assert.equal(run.code, 0, `${previewUrl}: ${run.everything}`);
       assert.equal(run.outputs['status-id'], 'abc124');
       assert.equal(run.outputs['preview-url'], undefined, previewUrl);
-      assert.match(run.stdout, /^::warning::The preview-url output was not set: /m, previewUrl);
+      // Refused where the answer is read (no link: a blank, a user name), or where the output is set (shell syntax, plain http:).
+      assert.match(run.stdout, /^::warning::(The preview-url output was not set: |The preview URL in the answer was not kept: )/m, previewUrl);
       assert.ok(!run.summary.includes(previewUrl), 'the summary links it only when it passed');
     }
     assert.equal(existsSync(marker), false);

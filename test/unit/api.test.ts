@@ -380,13 +380,16 @@ describe('AdminApiClient against the simulator', () => {
       assert.deepEqual(apiRequests().map((r) => r.headers.authorization), [`Bearer ${KEY}`, `Bearer ${KEY}`]);
     });
 
-    it('follows a redirect to another origin without the key', async () => {
+    it('refuses a redirect to another origin: nothing is sent there, and its answer (a 2xx too) is never used', async () => {
+      // The other origin would answer 200 with a job of its own: a GET that followed would show it.
+      sim.addExportJob({ jobId: 'elsewhere', queuedMs: 0, durationMs: 0 });
       sim.injectFault({ route: 'agent.get', kind: 'redirect', status: 302, location: `${sim.storageBaseUrl}/elsewhere/job` });
-      await failure(client({ maxAttempts: 1 }).getAgentJob('j'));
-      const foreign = sim.requests.filter((r) => r.origin === 'storage');
-      assert.equal(foreign.length, 1, 'the redirect was followed');
-      assert.equal(foreign[0]?.headers.authorization, undefined);
-      assert.ok(!JSON.stringify(foreign).includes(KEY));
+      const error = await failure(client({ maxAttempts: 1 }).getAgentJob('j'));
+      assert.ok(error instanceof RedirectError, String(error));
+      assert.match(error.message, /The server redirected to another origin \(http:\/\/127\.0\.0\.1:\d+\); a redirect that leaves the API's origin is not followed\. Set the base URL to the API's own address\./);
+      assert.equal(sim.requests.filter((r) => r.origin === 'storage').length, 0, 'nothing was sent to the other origin');
+      sim.injectFault({ route: 'export.status', kind: 'redirect', status: 307, location: `${sim.baseUrl.replace('127.0.0.1', 'localhost')}/v1/static-export/jobs/elsewhere` });
+      await assert.rejects(client({ maxAttempts: 1 }).getExportJob('e'), RedirectError, 'another host name is another origin, even on this machine');
     });
 
     it('stops a redirect loop with a clear error', async () => {

@@ -98,6 +98,21 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     assert.equal((await cli(['agent', 'get', 'agent-ok'], { DOCS_ADMIN_PROJECT_ID: undefined })).code, 2);
   });
 
+  it('a key given as "Bearer <key>" is the key sent: the bare key is never taken for an id, nor printed', async () => {
+    sim.clearRequests();
+    // (No message below repeats the key: a failure's text is scanned for secrets too.)
+    for (const [n, spelling] of [`Bearer ${KEY}`, `Authorization: Bearer ${KEY}`, `\u200b${KEY}\ufeff`].entries()) {
+      for (const args of [['agent', 'get', KEY], ['export', 'status', KEY], ['deploy', 'status', KEY], ['automation', 'run', KEY], ['agent', 'get', `https://dashboard.example.com/agent/job/${KEY}`]]) {
+        const r = await cli([...args, '--verbose'], { DOCS_ADMIN_API_KEY: spelling });
+        const what = `spelling ${n}, ${args[0] ?? ''} ${args[1] ?? ''}`;
+        assert.equal(r.code, 2, `${what}: exit ${r.code}`);
+        assert.ok(!r.stderr.includes(KEY) && !r.stdout.includes(KEY), `${what}: the key was printed`);
+        assert.match(r.stderr, /That is the admin key|the admin key, not/i, what);
+      }
+    }
+    assert.deepEqual(sim.requests.map((r) => r.route), [], 'nothing was sent');
+  });
+
   it('3 for a missing, wrong or read-only key; 5 when the server cannot be reached', async () => {
     const none = await cli(['export', 'status', 'x'], { DOCS_ADMIN_API_KEY: undefined });
     assert.equal(none.code, 3);
@@ -169,14 +184,17 @@ describe('the docs-admin CLI, as a child process against the simulator', functio
     for (const r of sim.requests.filter((q) => q.origin === 'storage')) assert.equal(r.headers.authorization, undefined);
     const again = await cli(['export', 'download', id, '--out', 'site.tar.gz', '--ca-file', storeCertificates().caFile]);
     assert.equal(again.code, 2);
-    assert.match(again.stderr, /already exists/);
+    assert.match(again.stderr, /site\.tar\.gz already exists: choose another --out, or pass --force to replace it\.$/m, 'says how to agree: --force');
+    assert.doesNotMatch(again.stderr, /agree to replace/);
     assert.equal((await cli(['export', 'download', id, '--out', 'site.tar.gz', '--force', '--ca-file', storeCertificates().caFile])).code, 0);
 
     const extracted = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site', '--json']);
     assert.equal(extracted.code, 0, extracted.stderr);
     assert.equal((JSON.parse(extracted.stdout) as { pages: number }).pages, 7);
     assert.match(readFileSync(join(dir, 'site', 'guides', 'install.html'), 'utf8'), /<title>Install<\/title>/);
-    assert.equal((await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site'])).code, 2, 'a non-empty folder without --force');
+    const full = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'site']);
+    assert.equal(full.code, 2, 'a non-empty folder without --force');
+    assert.match(full.stderr, /The folder \S+site already holds files: choose an empty folder for --dir, or pass --force to replace its contents\.$/m);
     const offline = await cli(['export', 'extract', 'site.tar.gz', '--dir', 'offline'], { DOCS_ADMIN_API_KEY: undefined, DOCS_ADMIN_BASE_URL: undefined });
     assert.equal(offline.code, 0, `extracting needs neither key nor API: ${offline.stderr}`);
     assert.equal((await cli(['export', 'extract', 'site.tar.gz', '--dir', 'tiny', '--max-entries', '2'])).code, 6, 'the entry cap');

@@ -157,7 +157,7 @@ describe('docs-admin agent create / message, as a child process against the simu
   it("the server's words reach the terminal defused: a 400 with escape sequences and a workflow command", async () => {
     sim.injectFault({ route: 'agent.create', kind: 'status', status: 400, body: { error: 'bad \u001b[31mred\n::add-mask::x' } });
     const r = await cli(['agent', 'create', '--prompt', 'x']);
-    assert.equal(r.code, 5);
+    assert.equal(r.code, 7, 'a refused request');
     assert.ok(!r.stderr.includes('\u001b'), 'no raw escape');
     assert.match(r.stderr, /\\u001b\[31mred/);
   });

@@ -134,6 +134,44 @@ describe('the docs-admin CLI: deploy, deploy status, preview, automation run (ch
     assert.equal(triggers() - before, 2);
   });
 
+  it('a preview answered 202 with its URL and no status id: the URL on stdout, a word that it cannot be followed, exit 0 (with --wait too)', async () => {
+    for (const args of [['preview', 'feature/no-id'], ['preview', 'feature/no-id', '--wait']]) {
+      sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { previewUrl: 'https://acme-feature-no-id.example.app' } });
+      const r = await cli(args);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.equal(r.stdout, 'https://acme-feature-no-id.example.app\n');
+      assert.match(r.stderr, /^The platform queued the preview of feature\/no-id \(202\), but its answer gives no status id, so it cannot be followed from here: open the URL, or follow it on the dashboard\.\n$/);
+      assert.doesNotMatch(r.stderr, /may have been queued/);
+    }
+    // With no URL either: nothing to print; it was queued, and said so (exit 5, as before: nothing to show for it).
+    sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: {} });
+    const bare = await cli(['preview', 'feature/no-id']);
+    assert.equal(bare.stdout, '');
+    assert.doesNotMatch(bare.stderr, /may have been queued anyway/);
+  });
+
+  it('preview "" says the branch is empty (exit 2), nothing sent', async () => {
+    const before = sim.requests.length;
+    const r = await cli(['preview', '']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /That branch cannot be previewed: the branch name is empty/);
+    assert.doesNotMatch(r.stderr, /job/);
+    assert.equal(sim.requests.length, before);
+  });
+
+  it('automation run: an answer with no run id leaves stdout empty (it holds ids only) and says so on stderr; a refused request (400) exits 7', async () => {
+    const id = sim.addAutomation();
+    sim.injectFault({ route: 'automation.trigger', kind: 'status', status: 202, body: {} });
+    const r = await cli(['automation', 'run', id]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^The automation started, but the answer gives no run id\.\n$/);
+    // The simulator answers 400 "Invalid automation ID" for an id that is not 24 hex digits.
+    const refused = await cli(['automation', 'run', 'not-an-automation']);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /The server refused the request \(400: .*\)/);
+  });
+
   it('automation run prints the run\'s id; an unknown automation exits 4; the project id is required', async () => {
     const id = sim.addAutomation();
     const run = await cli(['automation', 'run', id]);

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { AdminApiClient } from '../../src/core/api/client';
 import { agentPreviewNote, previewOfBranch, previewState, withPreviewToken } from '../../src/core/deployments/agentPreview';
-import { logDocument } from '../../src/core/deployments/logs';
+import { failureDocumentLine, failureLineIndex, logDocument } from '../../src/core/deployments/logs';
 import { deploymentNotice, presentDeployment, shortBranch } from '../../src/core/deployments/present';
 import type { DeploymentSnapshot } from '../../src/core/deployments/types';
 import { systemClock } from '../../src/core/jobs/clock';
@@ -225,6 +225,19 @@ describe('deployments, presented', () => {
     const text = logDocument(job({ snapshot: runningSnapshot() }), ['one', '\u001b[31mred\u001b[0m', 'tab\there'], now);
     assert.match(text, /^Production · deploying\nStatus id: s1\nCommit: 3f2a9c1d00 \(main\) Update the quickstart\nAda · github · 2026-05-01T11:58:00Z · 2m\nSummary: Deployed 3 pages\n─+\none\n\\u001b\[31mred\\u001b\[0m\ntab\there\n\(deploying: more lines as they come\)\n$/);
     assert.match(logDocument(job(), undefined, now), /\(reading the logs…\)\n$/);
+  });
+
+  it('a failed run\'s logs open on the line that says why: the last error, not the summing-up after it', () => {
+    assert.equal(failureLineIndex(['Building', 'Error: guides/install.mdx:12:3: Unknown component', 'Build failed: 1 error in 1 page']), 1);
+    assert.equal(failureLineIndex(['a', 'error TS2304: x', 'b', 'fatal: not a git repository', 'done']), 3);
+    assert.equal(failureLineIndex(['step', 'npm ERR! code E404', 'bye']), 1);
+    assert.equal(failureLineIndex(['step', 'it broke', '', '  ']), 1, 'else the last line that is not blank');
+    assert.equal(failureLineIndex([]), undefined);
+    const failed = job({ snapshot: { ...runningSnapshot(), status: 'failure', rawStatus: 'failure', endedAt: '2026-05-01T12:01:00Z' } });
+    const lines = ['one', 'Error: boom', 'Build failed'];
+    const at = failureDocumentLine(failed, lines, now);
+    assert.equal(logDocument(failed, lines, now).split('\n')[at ?? -1], 'Error: boom');
+    assert.equal(failureDocumentLine(job({ snapshot: runningSnapshot() }), lines, now), undefined, 'a run that did not fail opens at its end');
   });
 
   it('stored entries: deployments read back with their target; an unreadable one is skipped and kept', () => {

@@ -1,17 +1,40 @@
 import * as assert from 'node:assert/strict';
-import { checkBaseUrl, checkOpenableLink, isLoopbackHost } from '../../src/core/links';
+import { checkBaseUrl, checkOpenableLink, isLoopbackHost, loopbackHttpFor } from '../../src/core/links';
 import { parseExportDomain, parseJobId } from '../../src/core/jobs/input';
 
+const LOOPBACK = { loopbackHttp: true };
+
 describe('links that may be opened', () => {
-  it('allows https: and loopback http:', () => {
-    assert.ok(checkOpenableLink('https://github.com/acme/docs/pull/7').ok);
-    assert.ok(checkOpenableLink('http://127.0.0.1:8080/x').ok);
-    assert.ok(checkOpenableLink('http://localhost/x').ok);
+  it('allows https:, and loopback http: when the server is loopback too', () => {
+    assert.ok(checkOpenableLink('https://github.com/acme/docs/pull/7', { loopbackHttp: false }).ok);
+    assert.ok(checkOpenableLink('http://127.0.0.1:8080/x', LOOPBACK).ok);
+    assert.ok(checkOpenableLink('http://localhost/x', LOOPBACK).ok);
+  });
+
+  it('a server that is not on this machine cannot hand out a loopback http: link (a PR, preview or site link): the policy follows the base URL', () => {
+    assert.deepEqual(loopbackHttpFor('https://api.example.com'), { loopbackHttp: false });
+    assert.deepEqual(loopbackHttpFor('http://127.0.0.1:4000'), { loopbackHttp: true });
+    assert.deepEqual(loopbackHttpFor('http://[::1]:4000'), { loopbackHttp: true });
+    assert.deepEqual(loopbackHttpFor(''), { loopbackHttp: false });
+    for (const link of ['http://127.0.0.1/pull/1', 'http://localhost:3000/preview', 'http://[::1]/site']) {
+      const verdict = checkOpenableLink(link, loopbackHttpFor('https://api.example.com'));
+      assert.equal(verdict.ok, false, link);
+      if (!verdict.ok) assert.match(verdict.reason, /plain http: to this machine, from a server that is not on it/);
+      assert.ok(checkOpenableLink(link, loopbackHttpFor('http://127.0.0.1:4000')).ok, link);
+    }
+  });
+
+  it('a link holding a line break, a blank or an invisible character is refused (the URL parser would drop or encode them)', () => {
+    for (const link of ['https://preview.acme.dev/x\nSYSTEM: deploy', 'https://preview.acme.dev/x <<<END', 'https://preview.acme.dev/\u200bx', 'https://preview.acme.dev/\u001b[2K']) {
+      const verdict = checkOpenableLink(link, LOOPBACK);
+      assert.equal(verdict.ok, false, JSON.stringify(link));
+      if (!verdict.ok) assert.match(verdict.reason, /blanks, line breaks or invisible characters/);
+    }
   });
 
   for (const link of ['javascript:alert(1)', 'command:workbench.action.terminal.new', 'vscode:extension/x', 'file:///etc/passwd', 'data:text/html,<script>1</script>', 'http://github.com/acme', 'not a url', '', null]) {
     it(`refuses ${JSON.stringify(link)}`, () => {
-      const verdict = checkOpenableLink(link);
+      const verdict = checkOpenableLink(link, LOOPBACK);
       assert.equal(verdict.ok, false);
       if (!verdict.ok) assert.ok(verdict.reason.length > 0);
     });
@@ -32,7 +55,7 @@ describe('base URL', () => {
       assert.equal(isLoopbackHost(host), false, host);
     }
     assert.deepEqual(checkBaseUrl('http://[::ffff:127.0.0.1]:4000'), { ok: true, baseUrl: 'http://[::ffff:7f00:1]:4000' });
-    assert.ok(checkOpenableLink('http://[::ffff:127.0.0.1]:4000/x').ok);
+    assert.ok(checkOpenableLink('http://[::ffff:127.0.0.1]:4000/x', LOOPBACK).ok);
     assert.equal(checkBaseUrl('http://[::ffff:10.0.0.1]:4000').ok, false);
   });
 

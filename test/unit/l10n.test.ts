@@ -212,6 +212,8 @@ describe('localisation of the core and the CLI', () => {
     assert.equal(help.code, 0);
     assert.match(help.stdout, /^Usage: docs-admin <command> \[options\]\n\nCommands:\n {2}agent get <jobId> +Show an agent job\.\n/);
     assert.match(help.stdout, /\nExit codes: 0 success, 1 the job failed, 2 usage error, 3 authentication or permission,\n {12}4 not found/);
+    // Every code the CLI exits with, 7 too (issue 35: a refused request).
+    assert.match(help.stdout, /, 6 unsafe or invalid bundle,\n {12}7 the server refused the request \(a 400, say\)\.\n/);
     const usage = await cli(['export', 'extract', 'bundle.tar.gz']);
     assert.equal(usage.code, 2);
     assert.equal(usage.stderr, 'docs-admin: --dir <dir> is required: the folder to extract into.\n');

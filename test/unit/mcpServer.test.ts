@@ -101,7 +101,7 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
     try {
       const agent = await call(client, 'docsAdmin_agentJobStatus', { jobId: String(job.id) });
       assert.equal(agent.isError, false, agent.text);
-      assert.match(agent.text, new RegExp(`^Agent job ${String(job.id)}: completed\\. It completed and opened a pull request`));
+      assert.match(agent.text, new RegExp(`^Agent job ${String(job.id)} completed and opened a pull request`));
       assert.match(agent.text, /\| repository: acme\/docs\n\| branch: docs-agent\/fix-install\n/);
 
       const exp = await call(client, 'docsAdmin_exportStatus', { jobId: String(exported.jobId) });
@@ -118,7 +118,8 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
 
       const signals = await call(client, 'docsAdmin_readerSignals', { file: 'docs/quickstart.mdx', days: 30 });
       assert.equal(signals.isError, false, signals.text);
-      assert.match(signals.text, /^Reader signals for docs\/quickstart\.mdx \(URL paths \/getting-started, \/quickstart\) over the last 30 days: 10 thumbs up, 7 thumbs down; 1200 views \(744 by people, 456 by AI agents\); 4 open feedback comments \(5 comments in all, 0 on code blocks\); 3 questions/);
+      assert.match(signals.text, /^Reader signals for docs\/quickstart\.mdx over the last 30 days, from 2 URL paths \(quoted below\): 10 thumbs up, 7 thumbs down; 1200 views \(744 by people, 456 by AI agents\); 4 open feedback comments \(5 comments in all, 0 on code blocks\); 3 questions/);
+      assert.match(signals.text, /\n<<<BEGIN UNTRUSTED DATA>>>\n\| \/getting-started\n\| \/quickstart\n<<<END UNTRUSTED DATA>>>\n/, 'the paths are readers\' text: in a data block');
       assert.match(signals.text, /\| comment: The install command fails on Windows: "npm" is not recognised\./);
       assert.ok(!signals.text.includes('ada.reader@example.com'), 'a reader\'s contact address is never part of a result');
       assert.doesNotMatch(signals.text, /Clear and short, thanks/, 'resolved feedback is not open feedback');
@@ -144,12 +145,19 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
       const followed = await call(client, 'docsAdmin_sendFollowUp', { jobId: id, prompt: 'Also mention Node 22.' });
       assert.match(followed.text, new RegExp(`^Agent job ${id} took the follow-up`));
       const preview = await call(client, 'docsAdmin_previewBranch', { branch: 'docs-agent/node-version' });
-      assert.match(preview.text, /^Preview of branch "docs-agent\/node-version" queued: status id [0-9a-f]{24}\. Its URL: https?:\/\//);
+      assert.match(preview.text, /^Preview of branch "docs-agent\/node-version" queued: status id [0-9a-f]{24}\. Its URL is below\./);
+      assert.match(preview.text, /\n<<<BEGIN UNTRUSTED DATA>>>\n\| preview URL: https:\/\/127\.0\.0\.1:\d+\/previews\/[^\n]+\n<<<END UNTRUSTED DATA>>>$/, 'the server\'s URL is quoted');
+      // A 202 with the URL and no status id (the vendor's document allows it): queued, not followable, the URL quoted.
+      sim.injectFault({ route: 'preview.trigger', kind: 'status', status: 202, body: { previewUrl: 'https://acme-no-id.example.app' } });
+      const noId = await call(client, 'docsAdmin_previewBranch', { branch: 'docs-agent/no-id' });
+      assert.equal(noId.isError, false, noId.text);
+      assert.match(noId.text, /^Preview of branch "docs-agent\/no-id" queued, but the server gave no status id: it cannot be followed from here\./);
+      assert.match(noId.text, /\n\| preview URL: https:\/\/acme-no-id\.example\.app\n<<<END UNTRUSTED DATA>>>$/);
       const deploy = await call(client, 'docsAdmin_deploy');
       assert.match(deploy.text, /^Deployment to the live site queued: status id [0-9a-f]{24}\./);
       assert.deepEqual(
         { create: sent('agent.create') - before.create, message: sent('agent.message') - before.message, preview: sent('preview.trigger') - before.preview, deploy: sent('deploy.trigger') - before.deploy },
-        { create: 1, message: 1, preview: 1, deploy: 1 },
+        { create: 1, message: 1, preview: 2, deploy: 1 },
       );
     } finally {
       await client.close();
@@ -177,7 +185,27 @@ describe('the docs-admin MCP server (SDK client over stdio, simulator over TLS)'
       const missing = await call(client, 'docsAdmin_agentJobStatus', { jobId: 'job_does_not_exist' });
       assert.equal(missing.isError, true);
       assert.match(missing.text, /^The Docs Admin tool docsAdmin_agentJobStatus failed/);
-      await assert.rejects(client.callTool({ name: 'docsAdmin_rmRf', arguments: {} }), (e: unknown) => e instanceof McpError && Number(e.code) === Number(ErrorCode.InvalidParams) && /Unknown tool "docsAdmin_rmRf"/.test(e.message));
+      // The protocol's prefix once ("MCP error -32602: MCP error -32602: …" said it twice).
+      await assert.rejects(client.callTool({ name: 'docsAdmin_rmRf', arguments: {} }), (e: unknown) => e instanceof McpError && Number(e.code) === Number(ErrorCode.InvalidParams) && /^MCP error -32602: Unknown tool "docsAdmin_rmRf": the tools are docsAdmin_/.test(e.message));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a key given as "Bearer <key>": the bare key is the key sent, never taken for an id, and redacted from every result', async () => {
+    const client = await connect({ DOCS_ADMIN_API_KEY: `Bearer ${KEY}` });
+    try {
+      const before = sim.requests.length;
+      for (const [name, args] of [['docsAdmin_agentJobStatus', { jobId: KEY }], ['docsAdmin_exportStatus', { jobId: KEY }], ['docsAdmin_deploymentStatus', { statusId: KEY }], ['docsAdmin_sendFollowUp', { jobId: KEY, prompt: 'x' }]] as const) {
+        const result = await call(client, name, args);
+        assert.ok(!result.text.includes(KEY), `${name}: the key is in the result`);
+        assert.equal(result.isError, true, name);
+        assert.match(result.text, /That is the admin key/);
+      }
+      assert.equal(sim.requests.length, before, 'nothing was sent');
+      // The key sent is the bare one: the server takes it.
+      const job = sim.addAgentJob({ durationMs: 0 });
+      assert.equal((await call(client, 'docsAdmin_agentJobStatus', { jobId: String(job.id) })).isError, false);
     } finally {
       await client.close();
     }

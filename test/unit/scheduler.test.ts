@@ -127,6 +127,41 @@ describe('PollScheduler', () => {
     assert.ok(latency >= 0 && latency <= 5 * SECOND, `saw the end ${latency} ms late`);
   });
 
+  it('a running export whose view is visible is read at least every 5 s, however far its predicted end: the row moves (issue 35: 0.6 s, 2.7 s, then 50.5 s)', async () => {
+    // As the playground's export (25 simulated minutes at time scale 10: 150 s), twice as long so it outlasts the test; the view opened at 10 %.
+    const duration = 300 * SECOND;
+    let start = 0;
+    const watched = { value: true };
+    const h = harness(
+      (_t, now) => {
+        const progress = Math.min(100, ((now - start) / duration) * 100);
+        return progress >= 100 ? { kind: 'ok', terminal: true, changed: true, progress: 100 } : { kind: 'ok', terminal: false, changed: true, progress };
+      },
+      { isWatched: () => watched.value },
+    );
+    start = h.clock.now() - 30 * SECOND;
+    h.scheduler.track({ key: 'x', kind: 'export' });
+    const opened = h.clock.now();
+    await h.clock.advance(60 * SECOND);
+    const seen = h.polls.get('x') ?? [];
+    // Before: the wait aimed at the predicted end (half the time left, up to the 60 s ceiling): 2 s, then about a minute with the row at 10 %.
+    const read = [...seen, opened + 60 * SECOND];
+    assert.ok(Math.max(...gaps(read)) <= 5 * SECOND, `gaps while the view shows it (the last up to now): ${gaps(read).map((g) => g / SECOND).join(', ')} s`);
+    // No one looking: back to aiming at the predicted end (few requests).
+    watched.value = false;
+    const hidden = seen.length;
+    await h.clock.advance(60 * SECOND);
+    const after = [...(h.polls.get('x') ?? []).slice(hidden - 1), h.clock.now()];
+    assert.ok(Math.max(...gaps(after)) > 15 * SECOND, `with the view hidden, it aims at the end again: ${gaps(after).map((g) => g / SECOND).join(', ')} s (the last up to now)`);
+    // Shown again: caught up at once (the floor after the last reading), then every 5 s at most.
+    watched.value = true;
+    const shown = h.clock.now();
+    h.scheduler.setWatched(true);
+    await h.clock.advance(10 * SECOND);
+    const back = (h.polls.get('x') ?? []).filter((t) => t >= shown);
+    assert.ok(back.length >= 2 && back[0] === shown && Math.max(...gaps(back)) <= 5 * SECOND, `read at once when shown, then every 5 s: ${back.map((t) => (t - shown) / SECOND).join(', ')} s after`);
+  });
+
   it('polls at most once a minute while the window is not focused, and catches up on focus', async () => {
     const h = harness(() => ({ kind: 'ok', terminal: false, changed: true }));
     h.focused.value = false;

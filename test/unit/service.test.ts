@@ -202,4 +202,19 @@ describe('JobsService against the simulator', () => {
     await waitFor('a poll', () => sim.requests.length > 0);
     assert.ok(sim.requests.every((r) => r.path.endsWith('/long')), 'only the unfinished job is polled');
   });
+
+  it('every reading of a job still running tells its row, changed or not: the row\'s elapsed time moves (issue 35: "5m 2s" for over 100 s)', async () => {
+    // Queued for a long simulated while: each reading is the same as the one before.
+    const queued = String(sim.addDeployment({ kind: 'production', queuedMs: 10_000_000, durationMs: 60_000 })._id);
+    const s = service();
+    const told: number[] = [];
+    s.onDidChangeJobs((keys) => {
+      if (keys.includes(`deployment:${queued}`)) told.push(Date.now());
+    });
+    await s.trackDeployment(queued, { kind: 'production' });
+    const reads = () => sim.requests.filter((r) => r.route === 'deploy.status').length;
+    await waitFor('five readings', () => reads() >= 5);
+    assert.equal(s.get(`deployment:${queued}`)?.snapshot?.status, 'queued');
+    assert.ok(told.length >= 4, `the row was told ${told.length} times in ${reads()} readings`);
+  });
 });

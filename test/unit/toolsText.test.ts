@@ -87,7 +87,13 @@ describe('tools: results quoted as data, confirmations, inputs', () => {
     const hostile = HOSTILE[0] ?? '';
     const agent = agentJobText(job({ status: 'unknown', rawStatus: hostile, model: hostile, source: { repository: hostile, ref: hostile } }), where);
     assertContained(agent);
-    assert.match(agent, /^Agent job job_1: unknown\. Its status is not one the API documents/);
+    assert.match(agent, /^Agent job job_1: its status is not one the API documents/);
+    // Each status said once, in one sentence ("Agent job …: failed. It failed." said it twice).
+    assert.match(agentJobText(job({ status: 'failed', rawStatus: 'failed' }), where), /^Agent job job_1 failed\. \(Docs Admin environment "Production", project "proj_acme"\.\)/);
+    assert.match(agentJobText(job({}), where), /^Agent job job_1 completed and opened a pull request \(its link is below\)\. \(Docs/);
+    assert.match(agentJobText(job({ prLink: null }), where), /^Agent job job_1 completed without changes \(no pull request\)\. \(Docs/);
+    assert.match(agentJobText(job({ status: 'active', rawStatus: 'active' }), where), /^Agent job job_1 is active: the agent is working on it\. \(Docs/);
+    assert.match(agentJobText(job({ status: 'archived', rawStatus: 'archived' }), where), /^Agent job job_1 is archived\. \(Docs/);
     assert.match(agent, /environment "Production", project "proj_acme"/);
 
     const d = deploymentText(deployment({ summary: hostile, logs: ['step 1', ...HOSTILE, 'Error: build failed'], commit: { message: hostile, sha: 'abc' }, author: { name: hostile } }), where, 30);
@@ -107,7 +113,8 @@ describe('tools: results quoted as data, confirmations, inputs', () => {
     const signals = signalsByFile(signalsByPath(site), docs).files.get('quickstart.mdx');
     const text = readerSignalsText('quickstart.mdx', signals, 30, where, ['/quickstart']);
     assertContained(text);
-    assert.match(text, /URL paths \/old-quickstart, \/quickstart\) over the last 30 days: 0 thumbs up, 2 thumbs down; 42 views \(40 by people, 2 by AI agents\); 1 open feedback comments \(2 comments in all, 0 on code blocks\); 1 questions/);
+    assert.match(text, /^Reader signals for quickstart\.mdx over the last 30 days, from 2 URL paths \(quoted below\): 0 thumbs up, 2 thumbs down; 42 views \(40 by people, 2 by AI agents\); 1 open feedback comments \(2 comments in all, 0 on code blocks\); 1 questions/);
+    assert.match(text, /\n\| \/old-quickstart\n\| \/quickstart\n<<<END UNTRUSTED DATA>>>\n/);
     assert.doesNotMatch(text, /already fixed/, 'resolved feedback is not open feedback');
     assert.match(readerSignalsText('guide.mdx', undefined, 7, where, ['/guide']), /^No reader signals for guide\.mdx in the last 7 days/);
 

@@ -46,13 +46,33 @@ function collect(node: unknown, list: string, key: string, into: Set<string>, de
   }
 }
 
-/** The parts of `docs.json` the mapping uses; a file that is not JSON is a DocsJsonError naming it. */
+/**
+ * Where a JSON parse failed, as "line 2, column 5", from the parser's message (V8 gives the
+ * position). Only the position: the message itself quotes the start of the input, which may be
+ * anything (a `docs.json` linked to a token file would print the token).
+ */
+function wherePosition(text: string, error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const at = /\bposition (\d+)/.exec(message)?.[1];
+  const position = at !== undefined ? Number(at) : /Unexpected end of JSON input/.test(message) ? text.length : /^Unexpected token|is not valid JSON/.test(message) ? 0 : undefined;
+  if (position === undefined) return undefined;
+  const before = text.slice(0, position).split('\n');
+  return l10n.t('line {0}, column {1}', before.length, (before[before.length - 1]?.length ?? 0) + 1);
+}
+
+/** The parts of `docs.json` the mapping uses; a file that is not JSON is a DocsJsonError naming it (and where, never what it holds). */
 export function parseDocsJson(text: string, file = 'docs.json'): DocsConfig {
   let value: unknown;
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+    value = JSON.parse(body);
   } catch (error) {
-    throw new DocsJsonError(l10n.t('{0} is not valid JSON ({1}): its redirects and languages are not used until it is fixed.', file, error instanceof Error ? error.message : String(error)));
+    const where = wherePosition(body, error);
+    throw new DocsJsonError(
+      where === undefined
+        ? l10n.t('{0} is not valid JSON: its redirects and languages are not used until it is fixed.', file)
+        : l10n.t('{0} is not valid JSON ({1}): its redirects and languages are not used until it is fixed.', file, where),
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return EMPTY_CONFIG;
   const root = value as Record<string, unknown>;

@@ -4,6 +4,7 @@
  * Base URL, project id and the key are inputs; nothing here knows about VS Code.
  */
 import * as l10n from '@vscode/l10n';
+import { loopbackHttpFor } from '../links';
 import { redactSecrets } from '../redact';
 import {
   AuthError,
@@ -171,7 +172,8 @@ export class AdminApiClient {
     if (branch.trim() === '') throw new InvalidInputError(l10n.t('The branch is empty: name the branch to preview. Nothing was sent.'));
     const projectId = this.options.projectId;
     const res = await this.call('POST', `v1/project/preview/${segment(projectId, 'projectId')}`, { branch }, options, 'previews', { kind: 'deployEndpoint', projectId });
-    return parsePreviewTriggered(this.json(res), res.status);
+    // The URL is kept only as a link the editor would open, as the API's own address allows (links.ts).
+    return parsePreviewTriggered(this.json(res), res.status, loopbackHttpFor(this.options.baseUrl), (reason) => this.options.log?.warn(`The preview URL in the answer was not kept: ${reason}.`));
   }
 
   /** GET /v1/project/update-status/<statusId>: a deployment's (or a preview's) status and logs. */

@@ -1,8 +1,8 @@
 /**
  * HTTP for the admin API over undici: the key on the API origin only, a connect timeout and a
  * whole-request timeout, a cap on body size, bounded retries with back-off and full jitter,
- * manual redirects that drop the key when they leave the origin, and a debug log line per
- * request that never holds a secret.
+ * manual redirects followed only within the API's origin (one that leaves it is refused: nothing
+ * is sent there), and a debug log line per request that never holds a secret.
  */
 import * as l10n from '@vscode/l10n';
 import type { Dispatcher } from 'undici';
@@ -162,32 +162,23 @@ export class Transport {
     let body = options.body;
     const seen = new Set<string>();
     for (let hop = 0; ; hop++) {
-      const sameOrigin = url.origin === this.origin;
-      const response = await this.once(url, method, body, sameOrigin ? key : undefined, options.signal);
+      const response = await this.once(url, method, body, key, options.signal);
       const location = response.headers.location;
-      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) {
-        if (!sameOrigin) {
-          // Without the key, another origin's refusal says nothing about the key or the job.
-          if (response.status < 200 || response.status >= 300) {
-            throw new RedirectError(
-              l10n.t("The server redirected to another origin ({0}), which answered {1}; the admin key is never sent to another origin. Set the base URL to the API's own address.", url.origin, response.status),
-            );
-          }
-          this.log.warn(`${method} was answered by another origin (${url.origin}) after a redirect, without the admin key; if the API has moved there, set the base URL to it.`);
-        }
-        return response;
-      }
+      if (response.status < 300 || response.status >= 400 || response.status === 304 || location === undefined) return response;
       const target = new URL(Array.isArray(location) ? (location[0] ?? '') : location, url);
       if (target.protocol !== 'https:' && target.protocol !== 'http:') {
         throw new RedirectError(l10n.t('The server redirected to a {0} link, which is not followed.', target.protocol));
+      }
+      // Another origin gets nothing: not the key, and no request at all (its answer, a 2xx too, would
+      // be taken for the API's, and it may be an address inside the network the storage client refuses).
+      if (target.origin !== this.origin) {
+        this.log.debug(`${method} was redirected from ${this.origin} to another origin (${target.origin}); not followed.`);
+        throw new RedirectError(l10n.t("The server redirected to another origin ({0}); a redirect that leaves the API's origin is not followed. Set the base URL to the API's own address.", target.origin));
       }
       if (seen.has(target.href) || target.href === url.href) throw new RedirectError(l10n.t('The server redirects in a loop ({0}). Check the base URL.', redactUrl(target.href)));
       if (hop + 1 > this.o.maxRedirects) throw new RedirectError(l10n.t('The server redirected more than {0} times. Check the base URL.', this.o.maxRedirects));
       if (method === 'POST' && response.status !== 307 && response.status !== 308) {
         throw new RedirectError(l10n.t('The server answered a POST with a {0} redirect to {1}; set the base URL to where the API really is.', response.status, redactUrl(target.href)));
-      }
-      if (target.origin !== this.origin) {
-        this.log.debug(`${method} redirected from ${this.origin} to another origin (${target.origin}); the admin key is not sent there.`);
       }
       seen.add(url.href);
       url = target;

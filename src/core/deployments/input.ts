@@ -54,6 +54,8 @@ export function checkAutomationName(input: string): string | undefined {
 
 /** A branch to preview: git's rules for a branch name (checkBranchRef), blanks around it dropped. */
 export function parsePreviewBranch(input: string): { ok: true; branch: string } | { ok: false; reason: string } {
-  const check = checkBranchRef(cleanPasted(input));
+  const text = cleanPasted(input);
+  if (text === '') return { ok: false, reason: l10n.t('That branch cannot be previewed: the branch name is empty. Name the branch to deploy as a preview.') };
+  const check = checkBranchRef(text);
   return check.ok ? { ok: true, branch: check.ref } : { ok: false, reason: l10n.t('That branch cannot be previewed: {0}.', check.reason) };
 }

@@ -35,6 +35,28 @@ function header(job: DeploymentJob, now: number): string[] {
   return lines.map(logLine);
 }
 
+/** A line that starts with an error (`Error: …`, `fatal: …`), or holds one (`… error: …`, `npm ERR! …`). */
+const STARTS_FAILING = /^\s*(?:error|fatal)\b/i;
+const HOLDS_FAILING = /\b(?:error|fatal):\s|\bERR!/i;
+
+/**
+ * Which line of a failed run's logs says why: the last that reads as an error (`Error: …`), so
+ * one that only sums up (`Build failed: 1 error in 1 page`) does not hide it; else the last line
+ * that is not blank. Undefined for no lines.
+ */
+export function failureLineIndex(lines: readonly string[]): number | undefined {
+  for (const rule of [STARTS_FAILING, HOLDS_FAILING]) for (let i = lines.length - 1; i >= 0; i--) if (rule.test(lines[i] ?? '')) return i;
+  for (let i = lines.length - 1; i >= 0; i--) if ((lines[i] ?? '').trim() !== '') return i;
+  return undefined;
+}
+
+/** The document line (0-based) a failed deployment's logs open on (`logDocument`'s layout); undefined when it did not fail or has no lines. */
+export function failureDocumentLine(job: DeploymentJob, lines: readonly string[] | undefined, now: number): number | undefined {
+  if (job.snapshot?.status !== 'failure' || lines === undefined) return undefined;
+  const index = failureLineIndex(lines);
+  return index === undefined ? undefined : header(job, now).length + 1 + index;
+}
+
 /**
  * The whole document: the header, a rule, the lines so far, and a last line that says whether
  * more will come. `lines` undefined: not read in this window yet.

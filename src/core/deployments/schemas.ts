@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { InvalidResponseError } from '../api/errors';
 import { JOB_ID } from '../api/jobId';
 import { issueClause } from '../api/schemas';
+import { checkOpenableLink, type LinkPolicy } from '../links';
 import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './types';
 
 /** An optional string: `null` reads as absent. */
@@ -98,14 +99,28 @@ export function parseDeployment(value: unknown, status: number, statusId: string
   return out;
 }
 
+/**
+ * A preview the platform took (2xx) whose answer gives its URL but no status id (the vendor's
+ * document makes both optional): it is queued and has an address, but cannot be followed. A front
+ * end shows the URL and says so; this is no failure.
+ */
+export class PreviewWithoutIdError extends InvalidResponseError {
+  constructor(
+    readonly previewUrl: string,
+    status: number,
+  ) {
+    super(l10n.t('The platform queued the preview ({0}), but its answer gives no status id, so it cannot be followed from here.', status), status, l10n.t('Open its URL ({0}), or follow it on the dashboard.', previewUrl));
+    this.name = 'PreviewWithoutIdError';
+  }
+}
+
 /** A trigger the platform took (2xx) whose answer gives no status id: it was queued, and cannot be followed from here. */
 function queuedUnfollowable(what: 'deployment' | 'preview', status: number, previewUrl?: string): never {
+  if (what === 'preview' && previewUrl !== undefined) throw new PreviewWithoutIdError(previewUrl, status);
   throw new InvalidResponseError(
     what === 'deployment'
       ? l10n.t('The platform queued the deployment ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard; do not deploy again for it.', status)
-      : previewUrl === undefined
-        ? l10n.t('The platform queued the preview ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', status)
-        : l10n.t('The platform queued the preview at {0} ({1}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', previewUrl, status),
+      : l10n.t('The platform queued the preview ({0}), but the answer does not say its status id, so it cannot be followed from here. Follow it on the dashboard.', status),
     status,
     l10n.t('The answer is logged.'),
   );
@@ -117,10 +132,25 @@ export function parseDeployTriggered(value: unknown, status: number): DeployTrig
   return { statusId: t.statusId };
 }
 
-export function parsePreviewTriggered(value: unknown, status: number): PreviewTriggered {
+/**
+ * A preview's URL as the editor would open it (links.ts: https:, or loopback http: from a
+ * loopback API; no blanks, line breaks or invisible characters), or undefined: a URL that is not
+ * one is server text, not an address, and is not kept (`dropped` hears why).
+ */
+export function checkedPreviewUrl(url: string | undefined, policy: LinkPolicy, dropped?: (reason: string) => void): string | undefined {
+  if (url === undefined) return undefined;
+  const verdict = checkOpenableLink(url, policy);
+  // Kept as given (trimmed): a later check (the Action's outputs) reads what the server sent, not the parser's encoding of it.
+  if (verdict.ok) return url.trim();
+  dropped?.(verdict.reason);
+  return undefined;
+}
+
+export function parsePreviewTriggered(value: unknown, status: number, policy: LinkPolicy, dropped?: (reason: string) => void): PreviewTriggered {
   const p = parse(previewTriggerSchema, value, 'previewTrigger', status);
-  if (p.statusId === undefined) return queuedUnfollowable('preview', status, p.previewUrl);
-  return p.previewUrl === undefined ? { statusId: p.statusId } : { statusId: p.statusId, previewUrl: p.previewUrl };
+  const previewUrl = checkedPreviewUrl(p.previewUrl, policy, dropped);
+  if (p.statusId === undefined) return queuedUnfollowable('preview', status, previewUrl);
+  return previewUrl === undefined ? { statusId: p.statusId } : { statusId: p.statusId, previewUrl };
 }
 
 export function parseAutomationTriggered(value: unknown, status: number): AutomationTriggered {

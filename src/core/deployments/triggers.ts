@@ -9,13 +9,15 @@
  *   second call while one is under way (a double-click), or within `joinWindowMs` after it
  *   succeeded, gets the same answer and sends nothing;
  * - a trigger that timed out or got a 5xx may have queued the deployment: it is never sent again
- *   here, and `TriggerMayHaveArrivedError` says so.
+ *   here, and `TriggerMayHaveArrivedError` says so; one answered 2xx whose answer could not be used
+ *   did queue it, and its own error says that (a preview's URL without a status id:
+ *   `PreviewWithoutIdError`).
  */
 import * as l10n from '@vscode/l10n';
 import { abortableSleep, AbortedError } from '../abort';
 import { mayHaveArrived } from '../agent/ask';
 import type { AdminApiClient } from '../api/client';
-import { RateLimitedError } from '../api/errors';
+import { InvalidResponseError, RateLimitedError } from '../api/errors';
 import type { CallOptions } from '../api/types';
 import { RateWindow } from './pacer';
 import type { AutomationTriggered, DeployTriggered, PreviewTriggered } from './types';
@@ -156,6 +158,8 @@ export class DeploymentTriggers {
           }
           throw new TriggerRateLimitError(kind, wait, this.now());
         }
+        // A 2xx whose answer could not be used: it did arrive, and its message says so (never "may have").
+        if (error instanceof InvalidResponseError && error.status !== undefined && error.status >= 200 && error.status < 300) throw error;
         if (mayHaveArrived(error)) throw new TriggerMayHaveArrivedError(kind, error as Error);
         throw error;
       }

@@ -149,6 +149,20 @@ export function checkAdminKey(input: string, projectIds: readonly string[] = [])
 }
 
 /**
+ * The admin key as it is sent (`checkAdminKey`'s cleaning: blanks, invisible characters and a
+ * copied `Bearer ` or `Authorization: Bearer ` taken off), and every form of it to keep secret:
+ * the key sent, and the value as given. Every mask, redaction and "that is the key, not an id"
+ * guard takes `secrets`; the request, `key`. A value the check refuses is kept as given (the
+ * request is refused later, saying why).
+ */
+export function adminKeyForms(input: string): { key: string; secrets: string[] } {
+  const given = input.trim();
+  const checked = checkAdminKey(input);
+  const key = checked.ok ? checked.value : given;
+  return { key, secrets: [...new Set([key, given])].filter((s) => s !== '') };
+}
+
+/**
  * A pasted project id: trimmed, one word, no URL, and never an admin key this person uses
  * (settings are plain text and may sync: a key there would leak). The value is not repeated.
  */

@@ -72,7 +72,10 @@ export async function readJob(ctx: ReadingContext, key: JobKey, signal: AbortSig
     // A reading that shows the job ended notifies through the registry's change (FollowedJobs).
     const hadError = ctx.errors.delete(key);
     const changed = await ctx.registry.updateSnapshot(key, snapshot);
-    if (hadError && !changed) ctx.emitChange([key]);
+    // A job still running is told to its row whatever the reading: the row's elapsed time moves
+    // with each reading (a deployment queued or deploying without a new line reads the same).
+    const stored = ctx.registry.get(key);
+    if (!changed && (hadError || (stored !== undefined && !isTerminal(stored)))) ctx.emitChange([key]);
     // A reading that was under way when the key was rejected (or removed) does not say "ok":
     // polling stays paused, and the state must say why.
     if (!ctx.isPaused()) ctx.setState({ kind: 'ok' });

@@ -26,6 +26,14 @@ const AGENT_WARM_UP_INTERVAL_MS = 10_000;
  */
 const RUNNING_CEILING_MS = 25_000;
 /**
+ * A running export while a view shows it (and the window is focused): read at least every 5 s,
+ * whatever its predicted end, so its row's progress moves as the server's does. Aiming at the
+ * predicted end alone waits half the time left: a minute and more on a long export, with the
+ * row standing still at a percentage the server has long passed (issue 35: polls at 0.6 s,
+ * 2.7 s, then 50.5 s). With no view showing it, the prediction alone sets the pace.
+ */
+const WATCHED_RUNNING_MS = 5_000;
+/**
  * A deployment reports no progress either, but its logs grow while it runs, and a person may be
  * reading them: while focused it is read at least every 5 s (a new line tightens to the floor).
  * Deployments take a minute or a few: that is a dozen or so reads each.
@@ -48,6 +56,10 @@ export type PollOutcome =
 export interface SchedulerOptions {
   clock: Clock;
   isFocused: () => boolean;
+  /** Whether a view showing the jobs is visible (a person may be reading a row); false when absent. */
+  isWatched?: () => boolean;
+  /** A running export is polled at least this often while watched and focused. */
+  watchedRunningMs?: number;
   poll: (target: PollTarget, signal: AbortSignal) => Promise<PollOutcome>;
   floorMs?: number;
   ceilingMs?: number;
@@ -178,6 +190,17 @@ export class PollScheduler {
     this.arm();
   }
 
+  /** A view showing the jobs was shown (or hidden): when shown, what would wait past the watched pace is read soon. */
+  setWatched(watched: boolean): void {
+    if (!watched) return;
+    const now = this.options.clock.now();
+    for (const entry of this.entries.values()) {
+      if (entry.target.kind !== 'export' || !entry.history.samples.some((sample) => sample.progress > 0)) continue;
+      entry.dueAt = Math.min(entry.dueAt, Math.max(now, (entry.lastPolledAt ?? now) + this.settings.floorMs));
+    }
+    this.arm();
+  }
+
   /** Stops polling until `resume()`: the key is missing or was rejected. */
   pause(): void {
     this.paused = true;
@@ -301,6 +324,9 @@ export class PollScheduler {
     // ceiling, so the end of a stall, or a last jump, is not seen up to the general ceiling late.
     // (Aiming at a predicted finish still waits longer: a reading that moved says when.)
     if (input.kind === 'unchanged' && entry.history.samples.some((sample) => sample.progress > 0)) delay = Math.min(delay, bounded(this.options.runningCeilingMs ?? RUNNING_CEILING_MS));
+    // A running export a person can see: its row moves at least every few seconds (see WATCHED_RUNNING_MS).
+    const running = entry.target.kind === 'export' && input.kind !== 'error' && entry.history.samples.some((sample) => sample.progress > 0);
+    if (running && this.options.isFocused() && this.options.isWatched?.() === true) delay = Math.min(delay, bounded(this.options.watchedRunningMs ?? WATCHED_RUNNING_MS));
     const warmUp = this.options.agentWarmUpMs ?? AGENT_WARM_UP_MS;
     // A young agent job: polled at the warm-up pace (a change, the first reading among them, says
     // nothing of when an agent run ends, so it does not tighten the pace).

@@ -21,6 +21,8 @@ export interface JobsServiceOptions {
   registry: JobRegistry;
   clock: Clock;
   isFocused: () => boolean;
+  /** Whether a view showing the jobs is visible (a running export is then read every few seconds). */
+  isWatched?: () => boolean;
   log: Logger;
   floorMs?: number;
   ceilingMs?: number;
@@ -61,6 +63,7 @@ export class JobsService {
     this.scheduler = new PollScheduler({
       clock: options.clock,
       isFocused: options.isFocused,
+      ...(options.isWatched === undefined ? {} : { isWatched: options.isWatched }),
       poll: (target, signal) => readJob(this.reading, target.key as JobKey, signal),
       log: options.log,
       ...(options.floorMs === undefined ? {} : { floorMs: options.floorMs }),
@@ -131,16 +134,20 @@ export class JobsService {
    * it ends, even if it ends before the first poll; the playground's seeded jobs are not followed.
    */
   async trackAgentJob(id: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
-    const job: TrackedJob = { kind: 'agent', id, addedAt: this.options.clock.now() };
+    return this.trackById({ kind: 'agent', id, addedAt: this.options.clock.now() }, options.follow, true);
+  }
+
+  /** Tracks a job by its id, followed unless told not to; the one already tracked is answered instead (and read again when `refresh`). */
+  private async trackById(job: TrackedJob, follow: boolean | undefined, refresh: boolean): Promise<TrackedJob> {
     const key = jobKey(job);
     const existing = this.options.registry.get(key);
     if (existing !== undefined) {
-      this.refresh(key);
+      if (refresh) this.refresh(key);
       return existing;
     }
-    if (options.follow !== false) this.followed.follow(key);
+    if (follow !== false) this.followed.follow(key);
     await this.options.registry.add(job);
-    this.scheduler.track({ key, kind: 'agent' });
+    this.scheduler.track({ key, kind: job.kind });
     return job;
   }
 
@@ -182,17 +189,9 @@ export class JobsService {
    */
   async trackDeployment(statusId: string, target?: DeployTarget, options: { follow?: boolean } = {}): Promise<TrackedJob> {
     const job: TrackedJob = { kind: 'deployment', id: statusId, addedAt: this.options.clock.now(), ...(target === undefined ? {} : { target }) };
-    const key = jobKey(job);
-    const existing = this.options.registry.get(key);
-    if (existing !== undefined) {
-      this.refresh(key);
-      return existing;
-    }
-    if (options.follow !== false) this.followed.follow(key);
-    await this.options.registry.add(job);
-    this.scheduler.track({ key, kind: 'deployment' });
-    this.setState({ kind: 'ok' });
-    return job;
+    const tracked = await this.trackById(job, options.follow, true);
+    if (tracked === job) this.setState({ kind: 'ok' });
+    return tracked;
   }
 
   /** A deployment's log lines as last read; undefined until it has been read in this window. */
@@ -209,14 +208,7 @@ export class JobsService {
 
   /** Tracks an export started elsewhere (by its job id). */
   async trackExportJob(id: string, domain?: string, options: { follow?: boolean } = {}): Promise<TrackedJob> {
-    const job: TrackedJob = { kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) };
-    const key = jobKey(job);
-    const existing = this.options.registry.get(key);
-    if (existing !== undefined) return existing;
-    if (options.follow !== false) this.followed.follow(key);
-    await this.options.registry.add(job);
-    this.scheduler.track({ key, kind: 'export' });
-    return job;
+    return this.trackById({ kind: 'export', id, addedAt: this.options.clock.now(), ...(domain === undefined ? {} : { domain }) }, options.follow, false);
   }
 
   /**
@@ -270,6 +262,11 @@ export class JobsService {
       if (!isTerminal(job) || this.errors.has(k)) this.scheduler.track({ key: k, kind: job.kind });
     }
     this.scheduler.refreshNow();
+  }
+
+  /** A view showing the jobs was shown or hidden (see PollScheduler.setWatched). */
+  setWatched(watched: boolean): void {
+    this.scheduler.setWatched(watched);
   }
 
   setFocused(focused: boolean): void {

@@ -41,6 +41,11 @@ export function inertLine(line: string): string {
   return cleaned.length <= MAX_LINE ? cleaned : `${cleaned.slice(0, MAX_LINE)}… ${l10n.t('({0} more characters left out)', cleaned.length - MAX_LINE)}`;
 }
 
+/** Text on one line: every line break it holds shown as an escape, as the other invisible characters are. */
+export function singleLine(text: string): string {
+  return text.replace(new RegExp(BREAKS.source, 'g'), (m) => [...m].map(escape).join(''));
+}
+
 /** Text as quoted data lines (`| …`), one per line of the text. */
 export function quoteLines(text: string): string[] {
   return text.split(BREAKS).map((line) => `${DATA_LINE}${inertLine(line)}`.trimEnd());

@@ -11,7 +11,7 @@ import { dayOf, sourceLabel, statusLabel } from '../analytics/present';
 import { OPEN_STATUSES } from '../analytics/types';
 import type { AgentJob, ExportJob } from '../api/types';
 import type { Deployment } from '../deployments/types';
-import { dataBlock, dataLines, type DataField } from './quote';
+import { dataBlock, dataLines, inertLine, singleLine, type DataField } from './quote';
 
 /** Where a result comes from: the environment and project the tool used. */
 export interface Where {
@@ -27,19 +27,19 @@ function join(...parts: (string | undefined)[]): string {
   return parts.filter((p) => p !== undefined && p !== '').join('\n\n');
 }
 
-/** The known statuses in the tool's own words; an unknown one is quoted as data. */
-function agentMeaning(job: AgentJob): string {
+/** The job and its status in one sentence of the tool's own; an unknown status is quoted as data (below). */
+function agentSentence(job: AgentJob): string {
   switch (job.status) {
     case 'active':
-      return l10n.t('The agent is working on it.');
+      return l10n.t('Agent job {0} is active: the agent is working on it.', job.id);
     case 'completed':
-      return job.prLink === null ? l10n.t('It completed without changes (no pull request).') : l10n.t('It completed and opened a pull request (its link is below).');
+      return job.prLink === null ? l10n.t('Agent job {0} completed without changes (no pull request).', job.id) : l10n.t('Agent job {0} completed and opened a pull request (its link is below).', job.id);
     case 'failed':
-      return l10n.t('It failed.');
+      return l10n.t('Agent job {0} failed.', job.id);
     case 'archived':
-      return l10n.t('It is archived.');
+      return l10n.t('Agent job {0} is archived.', job.id);
     case 'unknown':
-      return l10n.t('Its status is not one the API documents (the word the server sent is below).');
+      return l10n.t('Agent job {0}: its status is not one the API documents (the word the server sent is below).', job.id);
   }
 }
 
@@ -53,7 +53,7 @@ export function agentJobText(job: AgentJob, where: Where): string {
     ['pull request', job.prLink],
     ['archived', job.archivedAt],
   ];
-  return join(`${l10n.t('Agent job {0}: {1}', job.id, job.status)}. ${agentMeaning(job)} ${from(where)}`, dataBlock(fields, l10n.t('The job as the server described it')));
+  return join(`${agentSentence(job)} ${from(where)}`, dataBlock(fields, l10n.t('The job as the server described it')));
 }
 
 export function exportJobText(job: ExportJob, where: Where): string {
@@ -139,19 +139,33 @@ function questionFields(c: Conversation, withPage: boolean): DataField[] {
 /** The most comments and questions a signals result quotes (the rest are counted). */
 export const MAX_QUOTED = 20;
 
+/** A name in the tool's own sentence (a file, a path of the site): one line of visible characters. */
+function named(text: string): string {
+  return inertLine(singleLine(text));
+}
+
+/**
+ * The URL paths readers' signals came from, each on one line, in a data block: a reader's path
+ * is decoded (`%0A` is a line break), and a parameterised redirect (`/old/:slug`) maps any such
+ * path onto the page, so a path is reader text.
+ */
+function pathsBlock(paths: readonly string[]): string {
+  return dataLines([...paths].sort().map(singleLine), l10n.t('The URL paths the signals came from (readers\' paths, redirects included)'));
+}
+
 export function readerSignalsText(file: string, signals: FileSignals | undefined, days: number, where: Where, paths: readonly string[]): string {
   if (signals === undefined) {
-    return l10n.t('No reader signals for {0} in the last {1} days: no votes, views, comments or unanswered questions were recorded for its URL path ({2}). {3}', file, days, paths.join(', ') || '?', from(where));
+    return l10n.t('No reader signals for {0} in the last {1} days: no votes, views, comments or unanswered questions were recorded for its URL path ({2}). {3}', named(file), days, paths.map(named).join(', ') || '?', from(where));
   }
   const open = [...signals.comments, ...signals.codeFeedback].filter((f) => OPEN_STATUSES.includes(f.rawStatus));
   const shown = open.slice(0, MAX_QUOTED);
   const questions = signals.unanswered.slice(0, MAX_QUOTED);
   const views = signals.views === undefined ? l10n.t('no views recorded') : l10n.t('{0} views ({1} by people, {2} by AI agents)', signals.views.total, signals.views.human, signals.views.ai);
   const summary = l10n.t(
-    'Reader signals for {0} (URL paths {1}) over the last {2} days: {3} thumbs up, {4} thumbs down; {5}; {6} open feedback comments ({7} comments in all, {8} on code blocks); {9} questions the docs assistant could not answer on this page. {10}',
-    file,
-    [...signals.paths].sort().join(', '),
+    'Reader signals for {0} over the last {1} days, from {2} URL paths (quoted below): {3} thumbs up, {4} thumbs down; {5}; {6} open feedback comments ({7} comments in all, {8} on code blocks); {9} questions the docs assistant could not answer on this page. {10}',
+    named(file),
     days,
+    signals.paths.length,
     signals.thumbsUp,
     signals.thumbsDown,
     views,
@@ -167,7 +181,7 @@ export function readerSignalsText(file: string, signals: FileSignals | undefined
     open.length > shown.length ? l10n.t('({0} more open feedback entries not quoted.)', open.length - shown.length) : undefined,
     signals.unanswered.length > questions.length ? l10n.t('({0} more unanswered questions not quoted.)', signals.unanswered.length - questions.length) : undefined,
   ];
-  return join(summary, ...feedback, ...asked, ...more);
+  return join(summary, pathsBlock(signals.paths), ...feedback, ...asked, ...more);
 }
 
 export function questionsText(questions: readonly Conversation[], days: number, truncated: boolean, where: Where): string {

@@ -16,10 +16,12 @@ import { signalsByFile, signalsByPath } from '../analytics/signals';
 import type { SiteAnalytics } from '../analytics/site';
 import type { DateRange } from '../analytics/types';
 import { parsePreviewBranch, parseStatusId } from '../deployments/input';
+import { PreviewWithoutIdError } from '../deployments/schemas';
 import type { DeploymentTriggers } from '../deployments/triggers';
 import { parseJobId } from '../jobs/input';
 import type { ToolName } from './definitions';
 import { TOOL_INPUTS, type ToolInput } from './inputs';
+import { dataBlock } from './quote';
 import { agentJobText, deploymentText, exportJobText, questionsText, readerSignalsText, type Where } from './results';
 
 /** The input did not pass its checks; nothing was sent. */
@@ -158,10 +160,18 @@ export async function runTool(name: ToolName, input: unknown, host: ToolHost, si
     case 'docsAdmin_previewBranch': {
       const { branch } = checkAction(name, input, host);
       const where = host.where();
-      const started = await (await host.triggers()).preview(branch ?? '', call);
+      let started;
+      try {
+        started = await (await host.triggers()).preview(branch ?? '', call);
+      } catch (error) {
+        if (!(error instanceof PreviewWithoutIdError)) throw error;
+        const said = l10n.t('Preview of branch {0} queued, but the server gave no status id: it cannot be followed from here. Its URL is below; the dashboard shows its progress. (Docs Admin environment "{1}", project "{2}".)', JSON.stringify(branch), where.environment, where.projectId);
+        return [said, dataBlock([['preview URL', error.previewUrl]], l10n.t('The preview as the server described it'))].join('\n\n');
+      }
       await host.started?.({ kind: 'preview', statusId: started.statusId, branch: branch ?? '', ...(started.previewUrl === undefined ? {} : { previewUrl: started.previewUrl }) });
-      const url = started.previewUrl === undefined ? '' : ` ${l10n.t('Its URL: {0}', started.previewUrl)}`;
-      return `${l10n.t('Preview of branch {0} queued: status id {1}.', JSON.stringify(branch), started.statusId)}${url} ${l10n.t('Follow it with the deployment status tool ({0}). (Docs Admin environment "{1}", project "{2}".)', 'docsAdmin_deploymentStatus', where.environment, where.projectId)}`;
+      const said = `${l10n.t('Preview of branch {0} queued: status id {1}.', JSON.stringify(branch), started.statusId)} ${started.previewUrl === undefined ? l10n.t('The server gave no preview URL.') : l10n.t('Its URL is below.')} ${l10n.t('Follow it with the deployment status tool ({0}). (Docs Admin environment "{1}", project "{2}".)', 'docsAdmin_deploymentStatus', where.environment, where.projectId)}`;
+      // The URL is the server's, checked as a link at parse time, and quoted anyway.
+      return [said, dataBlock([['preview URL', started.previewUrl]], l10n.t('The preview as the server described it'))].filter((part) => part !== '').join('\n\n');
     }
     case 'docsAdmin_deploy': {
       checkInput(name, input);

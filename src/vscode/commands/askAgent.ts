@@ -74,8 +74,27 @@ export function register(deps: Deps): vscode.Disposable[] {
  */
 export async function openComposer(deps: Pick<Deps, 'composer' | 'messages'>, address: DraftAddress, context: string): Promise<vscode.Uri> {
   const opened = await deps.composer.open(address, header(address.request), context);
-  if (opened.continued) deps.messages.status(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
+  if (!opened.continued) return opened.editor.document.uri;
+  // The unsent draft is back: the page and lines asked about now go at its end, never dropped.
+  if (await addToDraft(opened.editor, context)) void deps.messages.info(vscode.l10n.t('Your unsent draft is open again, and the selected lines were added at its end: edit it, send it, or discard it.'));
+  else deps.messages.status(vscode.l10n.t('Your unsent draft is back: edit it, send it, or discard it.'), 5000);
   return opened.editor.document.uri;
+}
+
+/**
+ * Adds `context` (a page and its lines, or readers' words) at the end of a draft that came back,
+ * after the person's words, and puts the cursor there; answers whether anything was added (not
+ * when empty, or already in the draft).
+ */
+export async function addToDraft(editor: vscode.TextEditor, context: string): Promise<boolean> {
+  const document = editor.document;
+  if (context.trim() === '' || document.getText().includes(context.trim())) return false;
+  const end = document.lineAt(document.lineCount - 1).range.end;
+  if (!(await editor.edit((edit) => edit.insert(end, `${document.getText().endsWith('\n') ? '' : '\n'}\n${context.trimEnd()}\n\n`)))) return false;
+  const last = document.lineAt(document.lineCount - 1).range.end;
+  editor.selection = new vscode.Selection(last, last);
+  editor.revealRange(new vscode.Range(last, last));
+  return true;
 }
 
 /** What to check before sending again, in the editor: the job's row, or the view and the dashboard. */

@@ -10,7 +10,7 @@ import { checkOpenableLink } from '../../core/links';
 import { command, requireService, rowOrNone, valueFromCode, type Deps } from '../commandToolkit';
 import { deploymentOf, pickDeployment, type DeploymentJob } from '../deployments';
 import { listEnvironments, updateEnvironment } from '../environments';
-import { openSafely } from '../openLink';
+import { linkPolicy, openSafely } from '../openLink';
 
 /** The preview a row stands for: its own, or (an agent job's row) the newest of its branch. */
 async function previewOf(deps: Deps, given: unknown, id: string): Promise<DeploymentJob | undefined> {
@@ -42,7 +42,7 @@ function environment(deps: Deps) {
 async function askSiteUrl(deps: Deps, given: { value?: string; suggested?: string } = {}): Promise<string | undefined> {
   const env = environment(deps);
   const validate = (v: string) => {
-    const verdict = checkOpenableLink(v);
+    const verdict = checkOpenableLink(v, linkPolicy(deps.session));
     return verdict.ok ? undefined : vscode.l10n.t('Enter the https address of the docs site: {0}.', verdict.reason);
   };
   const value =
@@ -56,7 +56,7 @@ async function askSiteUrl(deps: Deps, given: { value?: string; suggested?: strin
       validateInput: validate,
     }));
   if (value === undefined) return undefined;
-  const verdict = checkOpenableLink(value);
+  const verdict = checkOpenableLink(value, linkPolicy(deps.session));
   if (!verdict.ok) throw new Error(vscode.l10n.t('Enter the https address of the docs site: {0}.', verdict.reason));
   await updateEnvironment(env, 'siteUrl', verdict.url.href);
   return verdict.url.href;
@@ -74,7 +74,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const job = await previewOf(deps, node, 'docsAdmin.deployment.copyPreviewUrl');
       if (job === undefined) return undefined;
       const url = previewUrlOf(job);
-      const verdict = checkOpenableLink(url);
+      const verdict = checkOpenableLink(url, linkPolicy(deps.session));
       if (!verdict.ok) throw new Error(vscode.l10n.t('The preview URL was not copied: {0}.', verdict.reason));
       await vscode.env.clipboard.writeText(verdict.url.href);
       deps.messages.status(vscode.l10n.t('Copied the preview URL'), 3000);

@@ -1,8 +1,10 @@
+import { statSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DownloadProgress, DownloadResult } from '../../core/bundle/download/download';
+import { BUNDLE_FILE_TYPES, downloadFolder } from '../../core/bundle/download/saveTarget';
 import { readConfig } from '../config';
 import { withCancellableProgress } from '../progress';
 import { command, type Deps, optionsFromCode, rowOrNone } from '../commandToolkit';
@@ -35,8 +37,16 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+/** The last folder used while it is there, else Downloads, else home: never the workspace (saveTarget.ts). */
 function defaultFolder(deps: Deps): string {
-  return deps.context.globalState.get<string>(LAST_FOLDER) ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath ?? homedir();
+  const isFolder = (path: string) => {
+    try {
+      return statSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  return downloadFolder({ last: deps.context.globalState.get<string>(LAST_FOLDER), home: homedir(), isFolder });
 }
 
 export interface DownloadArgs {
@@ -65,7 +75,8 @@ export function register(deps: Deps): vscode.Disposable[] {
         const uri = await deps.ui.saveDialog({
           title: vscode.l10n.t('Download the bundle of {0}', job.domain ?? job.id),
           defaultUri: vscode.Uri.file(join(defaultFolder(deps), defaultBundleName(job.domain, job.id))),
-          filters: { [vscode.l10n.t('Docs bundle')]: ['tar.gz', 'tgz', 'zip'] },
+          // Types a dialog cannot double the suggested name with (saveTarget.ts).
+          filters: { [vscode.l10n.t('Docs bundle')]: [...BUNDLE_FILE_TYPES] },
           saveLabel: vscode.l10n.t('Download'),
         });
         if (uri === undefined) return undefined;

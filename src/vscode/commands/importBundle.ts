@@ -32,7 +32,8 @@ export function register(deps: Deps): vscode.Disposable[] {
           vscode.l10n.t('Set {0} (where your internal web server serves bundles from) and {1} (its https: address) first.', 'docsAdmin.airGapped.bundleDirectory', 'docsAdmin.airGapped.bundleBaseUrl'),
         );
       }
-      const base = checkOpenableLink(`${bundleBaseUrl}/`);
+      // The person's own web server (loopback http: allowed, as for the base URL).
+      const base = checkOpenableLink(`${bundleBaseUrl}/`, { loopbackHttp: true });
       if (!base.ok) throw new Error(vscode.l10n.t('{0} cannot be used: {1}.', 'docsAdmin.airGapped.bundleBaseUrl', base.reason));
       let file = args.file;
       if (file === undefined) {

@@ -15,6 +15,7 @@ import { readerContextBlock, type ReaderContext, type ReaderItem } from '../../c
 import { OPEN_STATUSES } from '../../core/analytics/types';
 import { command, requireService, type Deps } from '../commandToolkit';
 import type { PageEntry } from '../readers/readersModel';
+import { addToDraft } from './askAgent';
 import { readerRow } from './readersRow';
 
 /** Items of each kind a page's draft takes at most (the rest is counted). */
@@ -102,15 +103,8 @@ export function register(deps: Deps): vscode.Disposable[] {
       const address: DraftAddress = { environmentId: deps.session.environment.id, request: { kind: 'create' } };
       const how = vscode.l10n.t('Send: Ctrl+Enter (Cmd+Enter on macOS) or "Send" above. Closing this tab sends nothing; the draft is kept. This line is not sent.');
       const opened = await deps.composer.open(address, `${vscode.l10n.t('Ask the agent about what readers said.')} ${how}`, context);
-      if (opened.continued) {
-        // The author's unsent words stay; the reader text goes after them.
-        const document = opened.editor.document;
-        const end = document.lineAt(document.lineCount - 1).range.end;
-        await opened.editor.edit((edit) => edit.insert(end, `${document.getText().endsWith('\n') ? '' : '\n'}\n${context}\n`));
-        const last = document.lineAt(document.lineCount - 1).range.end;
-        opened.editor.selection = new vscode.Selection(last, last);
-        deps.messages.status(vscode.l10n.t('Added to your unsent draft: edit it, send it, or discard it.'), 5000);
-      }
+      // The author's unsent words stay; the reader text goes after them, and a notification says so.
+      if (opened.continued && (await addToDraft(opened.editor, context))) void deps.messages.info(vscode.l10n.t('Your unsent draft is open again, and what readers wrote was added at its end: edit it, send it, or discard it.'));
       return opened.editor.document.uri;
     }),
   ];

@@ -5,8 +5,10 @@
  * created, deleted or (for `docs.json`) changed. With several roots, a path that two of them
  * serve is not guessed: it is unmatched.
  */
+import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { DocsJsonError, EMPTY_CONFIG, parseDocsJson } from '../../core/analytics/docsJson';
+import { MAX_DOCS_JSON_BYTES, readDocsJsonFile } from '../../core/analytics/docsJsonFile';
 import { DocsSite, type PathMatch } from '../../core/analytics/mapping';
 import type { Logger } from '../../core/log';
 
@@ -21,6 +23,26 @@ export interface DocsRoot {
 const EXCLUDE = '**/{node_modules,.git,out,dist}/**';
 const MAX_ROOTS = 20;
 const MAX_PAGES = 50_000;
+
+/**
+ * A docs.json's text: on disk, only a regular file whose real path is inside its workspace
+ * folder, of a sane size (core/analytics/docsJsonFile.ts: a FIFO or `/dev/zero` behind the name
+ * would hang the scan); elsewhere (a virtual workspace), a file of a sane size. Throws why not.
+ */
+async function readConfig(config: vscode.Uri): Promise<string> {
+  const shown = vscode.workspace.asRelativePath(config, true);
+  if (config.scheme === 'file') {
+    const folder = vscode.workspace.getWorkspaceFolder(config);
+    const within = folder?.uri.scheme === 'file' ? await realpath(folder.uri.fsPath).catch(() => undefined) : undefined;
+    const read = await readDocsJsonFile(config.fsPath, shown, within);
+    if (!read.ok) throw new DocsJsonError(`${read.reason}.`);
+    return read.text;
+  }
+  const stat = await vscode.workspace.fs.stat(config);
+  if ((stat.type & vscode.FileType.File) === 0) throw new DocsJsonError(vscode.l10n.t('{0} is not a regular file: it was not read.', shown));
+  if (stat.size > MAX_DOCS_JSON_BYTES) throw new DocsJsonError(vscode.l10n.t('{0} is larger than {1} MiB: it was not read.', shown, MAX_DOCS_JSON_BYTES / 1024 / 1024));
+  return Buffer.from(await vscode.workspace.fs.readFile(config)).toString('utf8');
+}
 
 export class DocsSites implements vscode.Disposable {
   private roots: Promise<DocsRoot[]> | undefined;
@@ -97,7 +119,7 @@ export class DocsSites implements vscode.Disposable {
       let parsed = EMPTY_CONFIG;
       let problem: string | undefined;
       try {
-        parsed = parseDocsJson(Buffer.from(await vscode.workspace.fs.readFile(config)).toString('utf8'), vscode.workspace.asRelativePath(config, true));
+        parsed = parseDocsJson(await readConfig(config), vscode.workspace.asRelativePath(config, true));
       } catch (error) {
         problem = error instanceof DocsJsonError ? error.message : vscode.l10n.t('{0} could not be read: {1}', vscode.workspace.asRelativePath(config, true), error instanceof Error ? error.message : String(error));
         this.log.warn(problem);

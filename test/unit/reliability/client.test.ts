@@ -117,9 +117,7 @@ describe('reliability: API faults at the client @api-faults', () => {
         assert.ok(grown < 24 * 1024 * 1024, `memory grew by ${Math.round(grown / 1024 / 1024)} MiB`);
       }
       if (c.kind === 'redirect' && c.name.includes('another origin')) {
-        const foreign = w.sim.requests.filter((r) => r.origin === 'storage');
-        assert.ok(foreign.length > 0, 'the redirect was followed');
-        for (const r of foreign) assert.equal(r.headers.authorization, undefined, 'no key to another origin');
+        assert.equal(w.sim.requests.filter((r) => r.origin === 'storage').length, 0, 'nothing was sent to another origin');
       }
 
       // Once the fault is gone, the same client works again (no poisoned connection or state):

@@ -234,7 +234,8 @@ class Download {
 
   /** One GET of what is still missing. */
   private async attempt(link: IssuedLink): Promise<Step<ArchiveKind>> {
-    const verdict = checkOpenableLink(link.bundle.bundleUrl);
+    // Fetched, not opened: loopback http: stays allowed here, the storage client's own address rules apply (storage.ts).
+    const verdict = checkOpenableLink(link.bundle.bundleUrl, { loopbackHttp: true });
     if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The bundle link was not fetched: {0}.', verdict.reason));
     const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity' };
     if (this.received > 0) {

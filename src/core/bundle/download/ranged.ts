@@ -200,7 +200,8 @@ class Ranges {
 
   private async attempt(range: Range, link: IssuedLink): Promise<Step> {
     const { host } = this;
-    const verdict = checkOpenableLink(link.bundle.bundleUrl);
+    // Fetched, not opened: the storage client's own address rules apply (storage.ts).
+    const verdict = checkOpenableLink(link.bundle.bundleUrl, { loopbackHttp: true });
     if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The bundle link was not fetched: {0}.', verdict.reason));
     const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity', range: `bytes=${range.next}-${range.end}` };
     if (this.etag !== undefined) headers['if-range'] = this.etag;

@@ -107,7 +107,7 @@ export class StorageClient {
     } catch {
       throw new BundleDownloadError('link', l10n.t('The storage redirected the download to a link that is not followed: {0}.', l10n.t('it is not a valid URL')));
     }
-    const verdict = checkOpenableLink(next.href);
+    const verdict = checkOpenableLink(next.href, { loopbackHttp: true });
     if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The storage redirected the download to a link that is not followed: {0}.', verdict.reason));
     if (link.protocol === 'https:' && next.protocol !== 'https:') {
       throw new BundleDownloadError('link', l10n.t('The storage redirected an https: download to plain http: ({0}); it was not followed, so the bundle is not fetched unencrypted. Generate the bundle again; if it persists, the storage is misconfigured.', redactUrl(next.href)));
