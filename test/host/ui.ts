@@ -153,10 +153,15 @@ async function main(): Promise<void> {
     // Before the extension runs (no view open, no command run: nothing has activated it), the
     // palette knows only the settings: the default environment's base URL and project id are set,
     // so it offers what needs the project; what needs a key, a job or a bundle waits for the extension.
-    const beforeActivation = (await paletteRows(page, 'Docs Admin:')).map((row) => row.id).filter((id) => !/^docsAdmin\.\w+\.focus$/.test(id));
+    // Publish is enabled only in a trusted workspace, and the window sets its isWorkspaceTrusted
+    // context key once workspace trust has initialised, which can come after the first palette:
+    // read the palette again until it offers the set, or the workbench has had a minute.
     const needsProject = ['agent.ask', 'agentJob.track', 'automation.run', 'baseUrl.set', 'deployment.deploy', 'deployment.preview', 'deployment.track', 'deploymentType.show', 'environment.switch', 'export.start', 'key.set', 'logs.show', 'projectId.set', 'publish', 'readers.period', 'readers.refresh', 'refresh', 'site.open', 'site.set', 'walkthrough.open'];
-    if (JSON.stringify([...beforeActivation].sort()) !== JSON.stringify(needsProject.map((c) => `docsAdmin.${c}`))) {
-      throw new Error(`UI check: before the extension runs, with a base URL and a project id, the palette shows ${beforeActivation.join(', ')}`);
+    let beforeActivation: string[] = [];
+    for (const until = Date.now() + 60_000; ; ) {
+      beforeActivation = (await paletteRows(page, 'Docs Admin:')).map((row) => row.id).filter((id) => !/^docsAdmin\.\w+\.focus$/.test(id));
+      if (JSON.stringify([...beforeActivation].sort()) === JSON.stringify(needsProject.map((c) => `docsAdmin.${c}`))) break;
+      if (Date.now() > until) throw new Error(`UI check: before the extension runs, with a base URL and a project id, the palette shows ${beforeActivation.join(', ')}`);
     }
     console.log(`UI check: before the extension runs, the palette shows the ${beforeActivation.length} Docs Admin commands a set-up project needs`);
     await icon.first().click();

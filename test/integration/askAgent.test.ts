@@ -105,7 +105,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     const id = String(job.id);
     await vscode.commands.executeCommand('docsAdmin.agentJob.track', fromCode({ value: id }));
     await waitFor('the finished row', () => description(id)?.startsWith('pull request opened') === true);
-    const before = api.notifier.recent.length;
+    const before = api.notifier.shown;
     const node = row(id);
     assert.ok(node);
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agentJob.sendFollowUp', node);
@@ -118,7 +118,7 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     assert.ok(api.session.service!.activeCount >= 1, 'polled again');
     sim.release(id);
     await waitFor('the second completion', () => description(id)?.startsWith('pull request opened') === true, 20_000);
-    await waitFor('the second notification', () => api.notifier.recent.slice(before).some((n) => n.message.includes('opened a pull request')));
+    await waitFor('the second notification', () => api.notifier.since(before).some((n) => n.message.includes('opened a pull request')));
   });
 
   /** The playground's page, in the test workspace: docs/quickstart.mdx. */

@@ -209,23 +209,21 @@ describe('the bundle in the editor: generate, download, extract, preview', funct
   });
 
   it('Download Bundle\'s save dialog (the real one, as this window shows it): Enter on the suggested name saves <name>.tar.gz, not .tar.gz.tar.gz, in the last folder used, not the repository', async () => {
-    const where = mkdtempSync(join(tmpdir(), 'docs-admin-save-'));
-    try {
-      // A download there first (no dialog): the dialog starts where the last download went.
-      assert.ok(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target: join(where, 'first.tar.gz') })));
-      const name = `docs-docs.acme.dev-${new Date().toISOString().slice(0, 10)}.tar.gz`;
-      const pending = vscode.commands.executeCommand<DownloadResult | undefined>('docsAdmin.export.downloadBundle', jobRow());
-      await waitFor('the save dialog', () => openOnScreen().quickInput, 20_000);
-      // As a person who takes the suggestion: Enter.
-      await hands({ press: 'Enter' });
-      const result = await pending;
-      assert.equal(result?.path, join(where, name), `saved as ${result?.path ?? 'nothing'}`);
-      assert.deepEqual(readdirSync(where).sort(), ['first.tar.gz', name].sort(), 'no .tar.gz.tar.gz, nothing else');
-      const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
-      assert.ok(!readdirSync(workspace).some((f) => f.endsWith('.tar.gz')), 'nothing saved in the repository');
-    } finally {
-      rmSync(where, { recursive: true, force: true });
-    }
+    // In the suite's folder, kept to its end: the job's row now points to the bundle saved here,
+    // and the tests after this one extract and preview it.
+    const where = mkdtempSync(join(dir, 'save-'));
+    // A download there first (no dialog): the dialog starts where the last download went.
+    assert.ok(await vscode.commands.executeCommand('docsAdmin.export.downloadBundle', jobRow(), fromCode({ target: join(where, 'first.tar.gz') })));
+    const name = `docs-docs.acme.dev-${new Date().toISOString().slice(0, 10)}.tar.gz`;
+    const pending = vscode.commands.executeCommand<DownloadResult | undefined>('docsAdmin.export.downloadBundle', jobRow());
+    await waitFor('the save dialog', () => openOnScreen().quickInput, 20_000);
+    // As a person who takes the suggestion: Enter.
+    await hands({ press: 'Enter' });
+    const result = await pending;
+    assert.equal(result?.path, join(where, name), `saved as ${result?.path ?? 'nothing'}`);
+    assert.deepEqual(readdirSync(where).sort(), ['first.tar.gz', name].sort(), 'no .tar.gz.tar.gz, nothing else');
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    assert.ok(!readdirSync(workspace).some((f) => f.endsWith('.tar.gz')), 'nothing saved in the repository');
   });
 
   it('Download Bundle never overwrites a file the user did not agree to replace', async () => {

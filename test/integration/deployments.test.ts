@@ -29,7 +29,7 @@ describe('deployments, previews and automations in the editor (against the simul
   };
   const agentRow = (id: string) => api.agentTree.getChildren().find((n) => n.key === `agent:${id}`);
   const triggers = (route: 'deploy.trigger' | 'preview.trigger' | 'automation.trigger') => sim.requests.filter((r) => r.route === route);
-  const noticeAfter = (count: number, pattern: RegExp) => api.notifier.recent.slice(count).find((n) => pattern.test(n.message));
+  const noticeAfter = (mark: number, pattern: RegExp) => api.notifier.since(mark).find((n) => pattern.test(n.message));
 
   before(async () => {
     // 60 simulated seconds a real second: a deployment (3 s queued, 60 s running) takes about 1 s.
@@ -53,7 +53,7 @@ describe('deployments, previews and automations in the editor (against the simul
 
   it('Deploy Docs: one deployment for a double-click, its row moves to deployed, and the notification\'s Open Site opens the site', async () => {
     await configure({ siteUrl: site });
-    const notices = api.notifier.recent.length;
+    const notices = api.notifier.shown;
     const before = triggers('deploy.trigger').length;
     const [first, second] = await Promise.all([
       vscode.commands.executeCommand<string>('docsAdmin.deployment.deploy', fromCode({ confirmed: true })),
@@ -75,7 +75,7 @@ describe('deployments, previews and automations in the editor (against the simul
     await waitFor('the success notification', () => noticeAfter(notices, /^Production is deployed \([0-9a-f]{7} Merge pull request #128/) !== undefined);
     const notice = noticeAfter(notices, /^Production is deployed/);
     assert.deepEqual(notice?.actions.map((a) => a.title), ['Open Site']);
-    assert.equal(api.notifier.recent.slice(notices).filter((n) => /^Production is deployed/.test(n.message)).length, 1, 'one notification');
+    assert.equal(api.notifier.since(notices).filter((n) => /^Production is deployed/.test(n.message)).length, 1, 'one notification');
     // What the notification's button runs, with the row it names.
     assert.equal(await vscode.commands.executeCommand(notice?.actions[0]?.command ?? '', node(first)), site);
   });
@@ -132,7 +132,7 @@ describe('deployments, previews and automations in the editor (against the simul
 
   it('a failed deployment notifies with Show Logs, which opens the logs on the failure line', async () => {
     sim.setDeploymentDefaults({ outcome: 'failure' });
-    const notices = api.notifier.recent.length;
+    const notices = api.notifier.shown;
     try {
       const id = await vscode.commands.executeCommand<string>('docsAdmin.deployment.deploy', fromCode({ confirmed: true }));
       assert.ok(id);
@@ -206,7 +206,7 @@ describe('deployments, previews and automations in the editor (against the simul
     const hostile = '[run](command:workbench.action.terminal.new) <img src=x> **bold**';
     const seeded = sim.addDeployment({ kind: 'preview', branch: 'feature/hostile', queuedMs: 0, durationMs: 600, outcome: 'failure', summary: hostile, author: { name: '[me](https://evil.example)', avatarUrl: 'javascript:alert(1)', githubUserId: 7 }, commit: { message: `${hostile}\nsecond line` }, failureLines: [`\u001b[31m${hostile}\u001b[0m`] });
     const id = String(seeded._id);
-    const notices = api.notifier.recent.length;
+    const notices = api.notifier.shown;
     assert.equal(await vscode.commands.executeCommand('docsAdmin.deployment.track', fromCode({ value: `https://dashboard.example.com/deployments/${id}` })), id);
     await waitFor('the failed row', () => String(describeRow(id)?.description).startsWith('failed'), 20_000);
     const item = describeRow(id);

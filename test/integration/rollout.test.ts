@@ -77,10 +77,10 @@ describe('the rollout: no variable substitution, and every setting from the work
     process.env.PATH = `${path ?? ''}:`;
     try {
       await configure({ 'rollout.command': 'helm upgrade --install ${release} ${chart} -f ${valuesFile}', 'rollout.release': 'docs', 'rollout.chart': './chart', 'rollout.namespace': '' });
-      const mark = api.messages.recent.length;
+      const mark = api.messages.shown;
       assert.equal(await publish(), undefined, 'the publish stopped at the rollout');
       assert.equal(existsSync(marker), false, 'the workspace\'s helm ran');
-      const said = api.messages.recent.slice(mark).map((m) => m.text).join('\n');
+      const said = api.messages.since(mark).map((m) => m.text).join('\n');
       assert.match(said, /helm was not found on PATH \(the rollout's own folder is never searched\)/);
     } finally {
       process.env.PATH = path;

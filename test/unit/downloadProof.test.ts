@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -21,6 +21,7 @@ import { BundleLinks } from '../../src/core/bundle/links/linkCache';
 import { Simulator } from '../simulator';
 import { rawTar } from './support/archives';
 import { recordingLogger } from './support/logger';
+import { itOnLinux } from './support/platform';
 
 const KEY = 'da_test_download_proof_7e21';
 const MiB = 1024 * 1024;
@@ -66,8 +67,7 @@ describe("the download's proof of content, on its own thread, from the download'
     return { target: join(dir, 'docs.tar.gz'), link: () => links.fresh(jobId, 60_000), regenerate: () => links.regenerate(jobId), timeLeft: (link) => links.timeLeft(link), log, ...over };
   }
 
-  it('one connection: the file is not read back (the process reads the body from its socket, and not again from the disk)', async function () {
-    if (!existsSync('/proc/self/io')) this.skip();
+  itOnLinux('one connection: the file is not read back (the process reads the body from its socket, and not again from the disk)', 'It counts the bytes the process read from /proc/self/io, which only Linux has.', async () => {
     const before = bytesRead();
     const result = await downloadBundle(options({ connections: 1 }));
     const read = bytesRead() - before;

@@ -25,6 +25,13 @@ export interface ShownMessage {
 export class Messages {
   /** The last 50 messages shown, oldest first. */
   readonly recent: ShownMessage[] = [];
+  /** How many messages were ever shown: a mark for `since` (`recent.length` stops at 50). */
+  shown = 0;
+
+  /** The messages shown after `mark` (a `shown` read earlier), of the last 50 kept. */
+  since(mark: number): ShownMessage[] {
+    return this.shown === mark ? [] : this.recent.slice(-(this.shown - mark));
+  }
 
   error(text: string, ...items: string[]): Thenable<string | undefined> {
     return this.show('error', text, undefined, items);
@@ -55,6 +62,7 @@ export class Messages {
 
   private record(message: ShownMessage): void {
     this.recent.push(message);
+    this.shown++;
     if (this.recent.length > 50) this.recent.shift();
   }
 

@@ -8,6 +8,8 @@ import type { JobNodes } from '../views/jobNodes';
 /** Shows notices for finished jobs; remembers the recent ones (tests read them). */
 export class Notifier {
   readonly recent: Notice[] = [];
+  /** How many notices were ever shown: a mark for `since` (`recent.length` stops at 20). */
+  shown = 0;
 
   constructor(
     private readonly messages: Messages,
@@ -18,10 +20,16 @@ export class Notifier {
     return this.recent[this.recent.length - 1];
   }
 
+  /** The notices shown after `mark` (a `shown` read earlier), of the last 20 kept. */
+  since(mark: number): Notice[] {
+    return this.shown === mark ? [] : this.recent.slice(-(this.shown - mark));
+  }
+
   show(t: Transition): void {
     const notice = noticeFor(t, readConfig().notifications);
     if (notice === undefined) return;
     this.recent.push(notice);
+    this.shown++;
     if (this.recent.length > 20) this.recent.shift();
     // A row of the extension's own: the command takes it as it takes the tree's.
     const node = this.nodes.of(t.key, t.job.kind);
