@@ -5,7 +5,7 @@
  * of the scheduler that could fall behind the code (issue 28: a note once described a back-off
  * for agent jobs that the scheduler no longer had).
  */
-import type { ExportJob } from '../src/core/api/types';
+import type { ExportJob } from '../src/core/api/apiTypes';
 import { FULL_PROGRESS } from '../src/core/jobs/interval';
 import { median, percentile } from './types';
 import type { PlannedJob } from './workloads';

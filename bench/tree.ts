@@ -4,7 +4,7 @@
  * registry reports changed, which the views turn into row refreshes).
  */
 import { performance } from 'node:perf_hooks';
-import type { AgentJob, ExportJob } from '../src/core/api/types';
+import type { AgentJob, ExportJob } from '../src/core/api/apiTypes';
 import { silentLogger } from '../src/core/log';
 import { compareJobs, presentTracked } from '../src/core/jobs/rows';
 import { JobRegistry } from '../src/core/jobs/registry';

@@ -12,7 +12,7 @@ import { checkSite } from '../core/site/checks';
 import { formatGithub, summarize, type Summary } from '../core/site/format';
 import { loadLibraries } from '../core/site/libraries';
 import { loadSite } from '../core/site/load';
-import type { Problem } from '../core/site/types';
+import type { Problem } from '../core/site/siteTypes';
 import { JobFailedError } from '../cli/exit';
 
 export interface SiteReport {

@@ -11,7 +11,7 @@ import { PreviewWithoutIdError } from '../core/deployments/deploymentSchemas';
 import { parsePreviewBranch } from '../core/deployments/deploymentInput';
 import { lastLines } from '../core/deployments/logs';
 import { DeploymentTriggers } from '../core/deployments/triggers';
-import type { Deployment } from '../core/deployments/types';
+import type { Deployment } from '../core/deployments/deploymentTypes';
 import { waitForDeployment } from '../core/jobs/wait';
 import { JobFailedError, UsageError } from '../cli/exit';
 import type { OperationContext } from './operationContext';

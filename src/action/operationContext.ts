@@ -3,9 +3,9 @@
  * one file the operations, the summary and the entry share, so none of them imports another.
  */
 import type { AdminApiClient } from '../core/api/client';
-import type { AgentJob } from '../core/api/types';
-import type { DateRange, Conversation, SearchRow } from '../core/analytics/types';
-import type { Deployment } from '../core/deployments/types';
+import type { AgentJob } from '../core/api/apiTypes';
+import type { DateRange, Conversation, SearchRow } from '../core/analytics/analyticsTypes';
+import type { Deployment } from '../core/deployments/deploymentTypes';
 import type { Logger } from '../core/log';
 import type { SiteReport } from './check';
 import type { Operation, OutputName } from './spec';

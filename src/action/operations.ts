@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import type { AgentJob, Bundle, ExportJob } from '../core/api/types';
+import type { AgentJob, Bundle, ExportJob } from '../core/api/apiTypes';
 import { askAgent } from '../core/agent/ask';
 import { BundleLinks } from '../core/bundle/links/linkCache';
 import { publish, stepTitle } from '../core/helm/publish';

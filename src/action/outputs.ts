@@ -11,7 +11,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { isJobId } from '../core/api/jobId';
-import { DEPLOYMENT_STATUSES } from '../core/deployments/types';
+import { DEPLOYMENT_STATUSES } from '../core/deployments/deploymentTypes';
 import type { OutputName } from './spec';
 
 /** Characters a shell gives a meaning to, with white space and control characters. */

@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { readFile } from 'node:fs/promises';
 import { askAgent, isBlankPrompt, type AgentRequest } from '../core/agent/ask';
-import type { AgentJob } from '../core/api/types';
+import type { AgentJob } from '../core/api/apiTypes';
 import { agentStatusText } from '../core/jobs/jobLabels';
 import { waitForAgentJob } from '../core/jobs/wait';
 import { forTerminal } from '../core/untrusted';

@@ -9,7 +9,7 @@ import * as l10n from '@vscode/l10n';
 import { AnalyticsApi, PAGE_SIZE } from '../core/analytics/analyticsApi';
 import { collectCursor, collectOffset, waitingOutRateLimits, type PagingOptions } from '../core/analytics/paging';
 import { checkRange } from '../core/analytics/period';
-import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type Conversation, type DateRange, type FeedbackEntry, type FeedbackSource, type PageFeedbackCounts, type SearchRow, type TrafficRow } from '../core/analytics/types';
+import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type Conversation, type DateRange, type FeedbackEntry, type FeedbackSource, type PageFeedbackCounts, type SearchRow, type TrafficRow } from '../core/analytics/analyticsTypes';
 import type { Parsed } from './args';
 import { option, type Context } from './context';
 import { EXIT, UsageError } from './exit';

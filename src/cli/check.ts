@@ -14,7 +14,7 @@ import { defaultCacheFile, FactsCache } from '../core/site/cache';
 import { FORMATS, formatGithub, formatJson, formatSarif, formatText, summarize, type Format } from '../core/site/format';
 import { loadLibraries } from '../core/site/libraries';
 import { loadSite } from '../core/site/load';
-import type { Severity } from '../core/site/types';
+import type { Severity } from '../core/site/siteTypes';
 import type { Parsed } from './args';
 import { option, type Context } from './context';
 import { EXIT, UsageError } from './exit';

@@ -9,7 +9,7 @@ import { DeploymentTriggers, type TriggerOptions } from '../core/deployments/tri
 import { parseAutomationId, parsePreviewBranch, parseStatusId } from '../core/deployments/deploymentInput';
 import { PreviewWithoutIdError } from '../core/deployments/deploymentSchemas';
 import { lastLines } from '../core/deployments/logs';
-import type { Deployment } from '../core/deployments/types';
+import type { Deployment } from '../core/deployments/deploymentTypes';
 import { waitForDeployment } from '../core/jobs/wait';
 import type { Parsed } from './args';
 import { print, progressLine, waitOptions, type Context } from './context';

@@ -1,7 +1,7 @@
 /** Jobs as the CLI prints them for a person (`--json` prints them whole instead). */
 import * as l10n from '@vscode/l10n';
-import type { AgentJob, ExportJob } from '../core/api/types';
-import type { Deployment } from '../core/deployments/types';
+import type { AgentJob, ExportJob } from '../core/api/apiTypes';
+import type { Deployment } from '../core/deployments/deploymentTypes';
 import { agentStatusText } from '../core/jobs/jobLabels';
 
 /**

@@ -1,7 +1,7 @@
 /** `docs-admin export …`: start, follow, bundle, download and extract a static export. */
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
-import type { ExportJob } from '../core/api/types';
+import type { ExportJob } from '../core/api/apiTypes';
 // Each command loads its own heavy part when it runs: the extractor, the downloader (the caps are light).
 import type { DownloadProgress } from '../core/bundle/download/download';
 import { extractLimits, flagNames } from '../core/bundle/extract/limits';

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { AnalyticsApi } from '../../src/core/analytics/analyticsApi';
-import type { CallerStats, Conversation, CursorPage, FeedbackEntry, OffsetPage, PageFeedbackCounts, SearchRow, TrafficRow } from '../../src/core/analytics/types';
+import type { CallerStats, Conversation, CursorPage, FeedbackEntry, OffsetPage, PageFeedbackCounts, SearchRow, TrafficRow } from '../../src/core/analytics/analyticsTypes';
 import type { ContractRoute } from './routes';
 
 type Fields = Record<string, unknown>;

@@ -7,8 +7,8 @@
 import * as assert from 'node:assert/strict';
 import type { AdminApiClient } from '../../src/core/api/client';
 import { InvalidResponseError } from '../../src/core/api/apiErrors';
-import type { AgentJob, Bundle, ExportJob } from '../../src/core/api/types';
-import type { AutomationTriggered, Deployment, PreviewTriggered } from '../../src/core/deployments/types';
+import type { AgentJob, Bundle, ExportJob } from '../../src/core/api/apiTypes';
+import type { AutomationTriggered, Deployment, PreviewTriggered } from '../../src/core/deployments/deploymentTypes';
 import { checkOpenableLink } from '../../src/core/links';
 import type { RouteName } from '../simulator';
 import { ANALYTICS_ROUTES } from './analyticsRoutes';

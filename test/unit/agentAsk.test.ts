@@ -4,7 +4,7 @@ import { AgentRateLimitError, AgentRequestMayHaveArrivedError, askAgent } from '
 import { composerHeader, contextBlock, newDraft, promptFromDraft, repositoryPath } from '../../src/core/agent/prompt';
 import { AdminApiClient } from '../../src/core/api/client';
 import { NotFoundError, RequestRejectedError } from '../../src/core/api/apiErrors';
-import type { AgentJob } from '../../src/core/api/types';
+import type { AgentJob } from '../../src/core/api/apiTypes';
 import { systemClock } from '../../src/core/jobs/clock';
 import { JobRegistry } from '../../src/core/jobs/registry';
 import { JobsService, type Transition } from '../../src/core/jobs/service';

@@ -13,7 +13,7 @@ import { formatCount } from '../../src/core/analytics/analyticsLabels';
 import { quoteReaderCode, quoteReaderText, readerContextBlock } from '../../src/core/analytics/readerPrompt';
 import { compareByNeed, hasSignals, signalsByFile, signalsByPath, unansweredWithoutPage, unhelpfulSearches } from '../../src/core/analytics/signals';
 import type { SiteAnalytics } from '../../src/core/analytics/site';
-import type { ContextualFeedback, SearchRow } from '../../src/core/analytics/types';
+import type { ContextualFeedback, SearchRow } from '../../src/core/analytics/analyticsTypes';
 
 function site(over: Partial<SiteAnalytics>): SiteAnalytics {
   return { range: { from: '2026-11-01', to: '2026-12-01' }, fetchedAt: 1, feedback: [], byPage: [], conversations: [], searches: [], totalSearches: undefined, views: [], viewTotals: undefined, truncated: {}, failures: {}, requests: 0, ...over };

@@ -9,7 +9,7 @@ import { AdminApiClient } from '../../src/core/api/client';
 import { agentPreviewNote, previewOfBranch, previewState, withPreviewToken } from '../../src/core/deployments/agentPreview';
 import { failureDocumentLine, failureLineIndex, logDocument } from '../../src/core/deployments/logs';
 import { deploymentNotice, presentDeployment, shortBranch } from '../../src/core/deployments/deploymentLabels';
-import type { DeploymentSnapshot } from '../../src/core/deployments/types';
+import type { DeploymentSnapshot } from '../../src/core/deployments/deploymentTypes';
 import { systemClock } from '../../src/core/jobs/clock';
 import { noticeFor } from '../../src/core/jobs/notices';
 import { JobRegistry } from '../../src/core/jobs/registry';

@@ -11,7 +11,7 @@ import { ForbiddenError, InvalidResponseError, NotFoundError, RateLimitedError, 
 import { parseDeployment } from '../../src/core/deployments/deploymentSchemas';
 import { DeploymentTriggers, TriggerMayHaveArrivedError, TriggerRateLimitError } from '../../src/core/deployments/triggers';
 import { RateWindow } from '../../src/core/deployments/pacer';
-import { toSnapshot } from '../../src/core/deployments/types';
+import { toSnapshot } from '../../src/core/deployments/deploymentTypes';
 import { waitForDeployment } from '../../src/core/jobs/wait';
 import { Network } from '../../src/core/net/network';
 import { Simulator } from '../simulator';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AgentJob, ExportJob } from '../../src/core/api/types';
+import type { AgentJob, ExportJob } from '../../src/core/api/apiTypes';
 import { presentAgentJob, presentExportJob, repositoryName } from '../../src/core/jobs/jobLabels';
 import { formatDuration } from '../../src/core/formatUnits';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AgentJob, ExportJob } from '../../src/core/api/types';
+import type { AgentJob, ExportJob } from '../../src/core/api/apiTypes';
 import { noticeFor } from '../../src/core/jobs/notices';
 import { compareJobs, presentTracked } from '../../src/core/jobs/rows';
 import { statusText } from '../../src/core/jobs/statusBarText';

@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { checkSite } from '../../src/core/site/checks';
-import type { Problem } from '../../src/core/site/types';
+import type { Problem } from '../../src/core/site/siteTypes';
 import { docsJson, siteOf } from './support/site';
 
 const PAGE = (body: string) => `---\ntitle: T\n---\n${body}\n`;

@@ -14,7 +14,7 @@ import { FactsCache } from '../../src/core/site/cache';
 import { checkSite } from '../../src/core/site/checks';
 import { loadSite } from '../../src/core/site/load';
 import { applyEdits, planMove } from '../../src/core/site/move';
-import type { Problem } from '../../src/core/site/types';
+import type { Problem } from '../../src/core/site/siteTypes';
 import { corpusRoot, parsers } from './support/site';
 
 const WORKER = resolve(__dirname, '../../src/core/site/worker.js');

@@ -6,9 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import type { SiteAnalytics } from '../../src/core/analytics/site';
-import type { Conversation } from '../../src/core/analytics/types';
-import type { AgentJob } from '../../src/core/api/types';
-import type { Deployment } from '../../src/core/deployments/types';
+import type { Conversation } from '../../src/core/analytics/analyticsTypes';
+import type { AgentJob } from '../../src/core/api/apiTypes';
+import type { Deployment } from '../../src/core/deployments/deploymentTypes';
 import { confirmationOf } from '../../src/core/tools/confirm';
 import { TOOL_NAMES, TOOLS } from '../../src/core/tools/definitions';
 import { inputSchemaOf } from '../../src/core/tools/inputs';

@@ -8,7 +8,7 @@ import { summaryMarkdown } from '../../src/action/summary';
 import { describeAgent } from '../../src/cli/describe';
 import { AdminApiClient } from '../../src/core/api/client';
 import { InvalidResponseError } from '../../src/core/api/apiErrors';
-import type { AgentJob } from '../../src/core/api/types';
+import type { AgentJob } from '../../src/core/api/apiTypes';
 import { AgentRequestMayHaveArrivedError, askAgent } from '../../src/core/agent/ask';
 import { reviewTitle } from '../../src/core/agent/review';
 import { noticeFor } from '../../src/core/jobs/notices';

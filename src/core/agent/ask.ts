@@ -14,7 +14,7 @@ import { AbortedError, abortableSleep } from '../abort';
 import { sentences } from '../l10n';
 import type { AdminApiClient } from '../api/client';
 import { ApiError, InvalidResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../api/apiErrors';
-import type { AgentJob, CallOptions } from '../api/types';
+import type { AgentJob, CallOptions } from '../api/apiTypes';
 
 /** A new job, or a follow-up instruction to an existing one. */
 export type AgentRequest = { kind: 'create' } | { kind: 'message'; jobId: string };

@@ -1,6 +1,6 @@
 /** What Review Changes shows: its editor's title and how each changed file reads. Pure. */
 import * as l10n from '@vscode/l10n';
-import type { AgentJob } from '../api/types';
+import type { AgentJob } from '../api/apiTypes';
 import { repositoryName } from '../jobs/jobLabels';
 
 /** The multi-file diff editor's title: the job's repository (when the server named it), branch and id. */

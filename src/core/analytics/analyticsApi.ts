@@ -4,7 +4,7 @@
  * returns it validated (analyticsSchemas.ts); paging.ts walks the pages.
  */
 import type { AdminApiClient } from '../api/client';
-import type { CallOptions } from '../api/types';
+import type { CallOptions } from '../api/apiTypes';
 import {
   parseCallerStats,
   parseConversationsPage,
@@ -14,7 +14,7 @@ import {
   parseViewsPage,
   parseVisitorsPage,
 } from './analyticsSchemas';
-import type { DateRange, FeedbackSource } from './types';
+import type { DateRange, FeedbackSource } from './analyticsTypes';
 
 /** The largest page each route gives (the vendor's `limit` maximum). */
 export const PAGE_SIZE = { feedback: 100, byPage: 100, conversations: 1000, searches: 100, views: 250, visitors: 250 } as const;

@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatDuration } from '../formatUnits';
-import type { FeedbackEntry } from './types';
+import type { FeedbackEntry } from './analyticsTypes';
 
 /** `950`, `1.2k`, `34k`, `1.5M`. */
 export function formatCount(n: number): string {

@@ -21,7 +21,7 @@ import {
   type PageFeedbackCounts,
   type SearchRow,
   type TrafficRow,
-} from './types';
+} from './analyticsTypes';
 
 /** A number, or a string holding one (some gateways stringify numbers). */
 const count = z.union([z.number(), z.pipe(z.string().check(z.regex(/^-?\d+(\.\d+)?$/)), z.transform(Number))]).check(z.refine(Number.isFinite));

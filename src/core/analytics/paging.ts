@@ -8,7 +8,7 @@
  */
 import { abortableSleep } from '../abort';
 import { RateLimitedError } from '../api/apiErrors';
-import type { CursorPage, OffsetPage, TrafficTotals } from './types';
+import type { CursorPage, OffsetPage, TrafficTotals } from './analyticsTypes';
 
 export interface PagingOptions {
   /** At most this many rows in all; more are left on the server, and the result says so. */

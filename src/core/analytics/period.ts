@@ -4,7 +4,7 @@
  * `YYYY-MM-DD` or ISO 8601, with `dateTo` exclusive. Pure: the clock is an argument.
  */
 import * as l10n from '@vscode/l10n';
-import type { DateRange } from './types';
+import type { DateRange } from './analyticsTypes';
 
 export const PERIOD_DAYS = [7, 30, 90] as const;
 export type PeriodDays = (typeof PERIOD_DAYS)[number];

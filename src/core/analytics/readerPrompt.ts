@@ -9,7 +9,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { dayOf, formatShare, sourceLabel, statusLabel } from './analyticsLabels';
-import type { Conversation, FeedbackEntry, SearchRow } from './types';
+import type { Conversation, FeedbackEntry, SearchRow } from './analyticsTypes';
 
 export type ReaderItem =
   | { kind: 'feedback'; entry: FeedbackEntry }

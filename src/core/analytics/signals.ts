@@ -6,7 +6,7 @@
  */
 import type { DocsSite, PathMatch } from './mapping';
 import type { SiteAnalytics } from './site';
-import { OPEN_STATUSES, type CodeFeedback, type Conversation, type FeedbackEntry, type SearchRow } from './types';
+import { OPEN_STATUSES, type CodeFeedback, type Conversation, type FeedbackEntry, type SearchRow } from './analyticsTypes';
 import { normalizeUrlPath } from '../site/urlPath';
 
 export interface Signals {

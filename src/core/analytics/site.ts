@@ -12,7 +12,7 @@ import { AuthError, ForbiddenError, InvalidInputError } from '../api/apiErrors';
 import type { Logger } from '../log';
 import { PAGE_SIZE, type AnalyticsApi } from './analyticsApi';
 import { collectCursor, collectOffset, waitingOutRateLimits, type PagingOptions } from './paging';
-import type { Conversation, DateRange, FeedbackEntry, PageFeedbackCounts, SearchRow, TrafficRow, TrafficTotals } from './types';
+import type { Conversation, DateRange, FeedbackEntry, PageFeedbackCounts, SearchRow, TrafficRow, TrafficTotals } from './analyticsTypes';
 
 export const SITE_KINDS = ['feedback', 'byPage', 'conversations', 'searches', 'views'] as const;
 export type SiteKind = (typeof SITE_KINDS)[number];

@@ -8,7 +8,7 @@
 import { AbortedError } from '../abort';
 import { rangeKey } from './period';
 import type { SiteAnalytics } from './site';
-import type { DateRange } from './types';
+import type { DateRange } from './analyticsTypes';
 
 export interface StoreOptions {
   load(range: DateRange, signal: AbortSignal): Promise<SiteAnalytics>;

@@ -24,9 +24,9 @@ import {
 import { retryAfterOf } from './retryAfter';
 import { answeredId, parseAgentJob, parseBundle, parseExportJob } from './jobSchemas';
 import { Transport, type HttpResponse, type TransportOptions } from './transport';
-import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './types';
+import type { AgentJob, Bundle, CallOptions, ExportJob, StartExportRequest } from './apiTypes';
 import { parseAutomationTriggered, parseDeployment, parseDeployTriggered, parsePreviewTriggered } from '../deployments/deploymentSchemas';
-import type { AutomationTriggered, Deployment, DeployTriggered, PreviewTriggered } from '../deployments/types';
+import type { AutomationTriggered, Deployment, DeployTriggered, PreviewTriggered } from '../deployments/deploymentTypes';
 
 export interface ApiClientOptions extends TransportOptions {
   projectId: string;

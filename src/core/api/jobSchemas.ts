@@ -15,7 +15,7 @@ import {
   type Bundle,
   type ExportJob,
   type ExportJobStatus,
-} from './types';
+} from './apiTypes';
 
 
 /** A number, or a string holding one (some gateways stringify numbers). */

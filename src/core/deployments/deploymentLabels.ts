@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { formatDuration } from '../formatUnits';
-import type { DeploymentSnapshot, DeploymentStatus, DeployTarget } from './types';
+import type { DeploymentSnapshot, DeploymentStatus, DeployTarget } from './deploymentTypes';
 
 /** The parts of a tracked deployment these need (no dependency on the registry's types). */
 export interface DeploymentJob {

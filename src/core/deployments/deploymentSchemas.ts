@@ -10,7 +10,7 @@ import { InvalidResponseError } from '../api/apiErrors';
 import { JOB_ID } from '../api/jobId';
 import { issueClause } from '../api/jobSchemas';
 import { checkOpenableLink, type LinkPolicy } from '../links';
-import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './types';
+import { DEPLOYMENT_STATUSES, type AutomationTriggered, type Deployment, type DeploymentStatus, type DeployTriggered, type PreviewTriggered } from './deploymentTypes';
 
 /** An optional string: `null` reads as absent. */
 const optionalString = z.pipe(z.nullish(z.string()), z.transform((v) => v ?? undefined));

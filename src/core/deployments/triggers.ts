@@ -18,9 +18,9 @@ import { abortableSleep, AbortedError } from '../abort';
 import { mayHaveArrived } from '../agent/ask';
 import type { AdminApiClient } from '../api/client';
 import { InvalidResponseError, RateLimitedError } from '../api/apiErrors';
-import type { CallOptions } from '../api/types';
+import type { CallOptions } from '../api/apiTypes';
 import { RateWindow } from './pacer';
-import type { AutomationTriggered, DeployTriggered, PreviewTriggered } from './types';
+import type { AutomationTriggered, DeployTriggered, PreviewTriggered } from './deploymentTypes';
 
 export const TRIGGER_LIMIT = { limit: 10, windowMs: 10_000 };
 export const PREVIEW_LIMIT = { limit: 5, windowMs: 60_000 };

@@ -15,7 +15,7 @@ import { ConflictError } from '../api/apiErrors';
 import { english, sentences, type Translator } from '../l10n';
 import { abortableSleep } from '../abort';
 import { BundleLinks } from '../bundle/links/linkCache';
-import type { Bundle, CallOptions, ExportJob, StartExportRequest } from '../api/types';
+import type { Bundle, CallOptions, ExportJob, StartExportRequest } from '../api/apiTypes';
 import { waitForExportJob, type WaitOptions } from '../jobs/wait';
 import type { Logger } from '../log';
 import { silentLogger } from '../log';

@@ -4,7 +4,7 @@
  * them without an editor.
  */
 import * as l10n from '@vscode/l10n';
-import type { AgentJob, ExportJob } from '../api/types';
+import type { AgentJob, ExportJob } from '../api/apiTypes';
 import { formatDuration } from '../formatUnits';
 
 export interface Presentation {

@@ -5,7 +5,7 @@
 import { AbortedError } from '../abort';
 import type { AdminApiClient } from '../api/client';
 import { ApiError, AuthError, formatWait, NotFoundError, RateLimitedError } from '../api/apiErrors';
-import { toSnapshot } from '../deployments/types';
+import { toSnapshot } from '../deployments/deploymentTypes';
 import { english } from '../l10n';
 import type { Logger } from '../log';
 import type { Clock } from './clock';

@@ -18,7 +18,7 @@
  * it was, in place: it never wipes the list, and a newer version's entries and fields survive
  * an older version's save.
  */
-import type { AgentJob } from '../api/types';
+import type { AgentJob } from '../api/apiTypes';
 import type { Logger } from '../log';
 import type { KeyValueStore } from '../keyValueStore';
 import { isTerminal, jobKey, reopenedAt, type JobKey, type JobSnapshot, type TrackedJob } from './trackedJob';

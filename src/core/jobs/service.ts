@@ -3,7 +3,7 @@
  * (what it is now) and the scheduler (when to ask). The editor and the CLI show what this
  * service knows; it never shows anything itself.
  */
-import type { AgentJob, ExportJob } from '../api/types';
+import type { AgentJob, ExportJob } from '../api/apiTypes';
 import type { Logger } from '../log';
 import type { Clock } from './clock';
 import { FollowedJobs, type Transition } from './followed';
@@ -14,7 +14,7 @@ import type { JobRegistry } from './registry';
 import { PollScheduler } from './scheduler';
 import { isTerminal, jobKey, type JobKey, type TrackedJob } from './trackedJob';
 import type { AdminApiClient } from '../api/client';
-import type { DeployTarget } from '../deployments/types';
+import type { DeployTarget } from '../deployments/deploymentTypes';
 
 export type { Transition } from './followed';
 export type { ServiceState } from './reading';

@@ -1,6 +1,6 @@
 /** What the status bar says about running jobs: a pure function, tested without an editor. */
 import * as l10n from '@vscode/l10n';
-import type { AgentJobStatus, ExportJobStatus } from '../api/types';
+import type { AgentJobStatus, ExportJobStatus } from '../api/apiTypes';
 import { deploymentsStatusText, deploymentStatusLine } from '../deployments/deploymentLabels';
 import { isTerminal, type TrackedJob } from './trackedJob';
 

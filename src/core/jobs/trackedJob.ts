@@ -2,8 +2,8 @@
  * A tracked job, its key and whether it has ended: light (no validation library, no I/O), so
  * storage, the registry, the views and the commands share them without loading each other.
  */
-import type { AgentJob, ExportJob } from '../api/types';
-import { isDeploymentTerminal, type DeploymentSnapshot, type DeployTarget } from '../deployments/types';
+import type { AgentJob, ExportJob } from '../api/apiTypes';
+import { isDeploymentTerminal, type DeploymentSnapshot, type DeployTarget } from '../deployments/deploymentTypes';
 
 export type TrackedJob =
   /** `reopenedAt`: when a follow-up last made the job active again (epoch ms). */

@@ -6,11 +6,11 @@
 import * as l10n from '@vscode/l10n';
 import { ApiError, AuthError, ForbiddenError, InvalidInputError, NotFoundError } from '../api/apiErrors';
 import { abortableSleep, AbortedError } from '../abort';
-import type { AgentJob, CallOptions, ExportJob } from '../api/types';
+import type { AgentJob, CallOptions, ExportJob } from '../api/apiTypes';
 import { emptyHistory, nextDelayMs, recordProgress, type PollHistory } from './interval';
 import { agentStatusText } from './jobLabels';
 import { isAgentTerminal, isExportTerminal } from './trackedJob';
-import { isDeploymentTerminal, type Deployment } from '../deployments/types';
+import { isDeploymentTerminal, type Deployment } from '../deployments/deploymentTypes';
 
 export class WaitTimeoutError extends Error {
   constructor(

@@ -7,7 +7,7 @@
  */
 import type { Libraries } from './libraries';
 import { ComponentIds, SlugCounter, TocIds, cleanHeadingId, slug } from './slug';
-import type { AnchorFact, Span } from './types';
+import type { AnchorFact, Span } from './siteTypes';
 
 /** Components whose headings stay out of the table of contents (`COMPONENTS_TO_EXCLUDE_HEADINGS`). */
 export const HEADING_FREE_COMPONENTS = new Set(['Accordion', 'AccordionGroup', 'Expandable', 'Update', 'Prompt']);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { FileFacts } from './types';
+import type { FileFacts } from './siteTypes';
 
 /** Changes whenever what facts.ts, anchors.ts or slug.ts produce for a text changes. */
 export const FACTS_FORMAT = 'docs-admin-site-facts-2';

@@ -9,7 +9,7 @@ import * as l10n from '@vscode/l10n';
 import type { SiteModel } from './model';
 import { nearest } from './suggest';
 import { problem } from './problems';
-import type { LinkFact, Problem, ProblemCode, Severity } from './types';
+import type { LinkFact, Problem, ProblemCode, Severity } from './siteTypes';
 import { urlOfPage } from './files';
 import { redirectProblems } from './redirectChecks';
 

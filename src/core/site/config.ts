@@ -10,7 +10,7 @@ import * as l10n from '@vscode/l10n';
 import { parseTree, type Node as JsonNode, type ParseError, printParseErrorCode } from 'jsonc-parser';
 import { posix } from 'node:path';
 import { LineIndex } from './lineIndex';
-import type { Span } from './types';
+import type { Span } from './siteTypes';
 
 export type NavKind = 'language' | 'version' | 'tab' | 'anchor' | 'dropdown' | 'product' | 'menu' | 'group' | 'page' | 'openapi';
 

@@ -12,7 +12,7 @@ import { AnchorCollector, HEADING_FREE_COMPONENTS, isFieldComponent } from './an
 import type { Libraries } from './libraries';
 import { LineIndex } from './lineIndex';
 import type { TargetSpan } from './positions';
-import type { FileFacts, LinkFact, Span } from './types';
+import type { FileFacts, LinkFact, Span } from './siteTypes';
 
 type JsxElement = MdxJsxFlowElement | MdxJsxTextElement;
 

@@ -9,7 +9,7 @@
 import * as l10n from '@vscode/l10n';
 import { DEFAULT_SEVERITY } from './problems';
 import { forTerminal } from '../untrusted';
-import type { Problem, ProblemCode, Severity } from './types';
+import type { Problem, ProblemCode, Severity } from './siteTypes';
 
 export type Format = 'text' | 'json' | 'sarif' | 'github';
 export const FORMATS: readonly Format[] = ['text', 'json', 'sarif', 'github'];

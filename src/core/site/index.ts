@@ -37,4 +37,4 @@ export { SiteModel } from './model';
 export { applyEdits, planMove, type MovePlan, type TextEdit } from './move';
 export type { Resolution } from './resolve';
 export { SiteChecker, type ProblemsByFile } from './session';
-export type { AnchorFact, FileFacts, LinkFact, Problem, ProblemCode, Severity, Span } from './types';
+export type { AnchorFact, FileFacts, LinkFact, Problem, ProblemCode, Severity, Span } from './siteTypes';

@@ -1,5 +1,5 @@
 /** Offsets to lines and columns (both from 1, columns in UTF-16 code units) and back, for one text. */
-import type { Position } from './types';
+import type { Position } from './siteTypes';
 
 export class LineIndex {
   /** The offset at which each line starts. */

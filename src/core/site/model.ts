@@ -8,7 +8,7 @@
 import type { SiteConfig } from './config';
 import { kindOf, urlOfPage, type FileKind } from './files';
 import { Resolver, type Resolution } from './resolve';
-import type { AnchorFact, FileFacts, LinkFact } from './types';
+import type { AnchorFact, FileFacts, LinkFact } from './siteTypes';
 
 const SNIPPET_DEPTH = 8;
 

@@ -15,7 +15,7 @@ import { urlOfPage } from './files';
 import { LineIndex } from './lineIndex';
 import type { SiteModel } from './model';
 import { splitTarget } from './resolve';
-import type { LinkFact, Span } from './types';
+import type { LinkFact, Span } from './siteTypes';
 
 export interface TextEdit {
   /** The file, by its path before the move. */

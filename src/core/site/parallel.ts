@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import { Worker } from 'node:worker_threads';
 import { factsOf } from './facts';
 import type { Libraries } from './libraries';
-import type { FileFacts } from './types';
+import type { FileFacts } from './siteTypes';
 import type { ParseBatch, WorkerReply } from './worker';
 import { SITE_WORKER_DATA } from './workerData';
 

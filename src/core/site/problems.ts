@@ -1,5 +1,5 @@
 /** A problem's parts: its code's default severity, and how one is made. Pure. */
-import type { Problem, ProblemCode, Severity, Span } from './types';
+import type { Problem, ProblemCode, Severity, Span } from './siteTypes';
 
 /** Each code's severity unless settings say otherwise. */
 export const DEFAULT_SEVERITY: Readonly<Record<ProblemCode, Severity>> = {

@@ -10,7 +10,7 @@ import { urlOfPage } from './files';
 import type { SiteModel } from './model';
 import { normalPath, splitTarget } from './resolve';
 import { nearest } from './suggest';
-import type { Problem } from './types';
+import type { Problem } from './siteTypes';
 
 const PATTERN = /[:*]/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:|^\/\//i;

@@ -12,7 +12,7 @@ import { factsOf } from './facts';
 import { isParsed } from './files';
 import type { Libraries } from './libraries';
 import type { SiteModel } from './model';
-import type { Problem } from './types';
+import type { Problem } from './siteTypes';
 
 /** Problems per file (relative path): every file named has its whole new list. */
 export type ProblemsByFile = Map<string, Problem[]>;

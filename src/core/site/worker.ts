@@ -7,7 +7,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { factsOf } from './facts';
 import { loadLibraries } from './libraries';
-import type { FileFacts } from './types';
+import type { FileFacts } from './siteTypes';
 import { isSiteWorker } from './workerData';
 
 export interface ParseBatch {

@@ -6,11 +6,11 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { FileSignals } from '../analytics/signals';
-import type { Conversation, FeedbackEntry } from '../analytics/types';
+import type { Conversation, FeedbackEntry } from '../analytics/analyticsTypes';
 import { dayOf, sourceLabel, statusLabel } from '../analytics/analyticsLabels';
-import { OPEN_STATUSES } from '../analytics/types';
-import type { AgentJob, ExportJob } from '../api/types';
-import type { Deployment } from '../deployments/types';
+import { OPEN_STATUSES } from '../analytics/analyticsTypes';
+import type { AgentJob, ExportJob } from '../api/apiTypes';
+import type { Deployment } from '../deployments/deploymentTypes';
 import { dataBlock, dataLines, inertLine, singleLine, type DataField } from './quote';
 
 /** Where a result comes from: the environment and project the tool used. */

@@ -9,12 +9,12 @@
 import * as l10n from '@vscode/l10n';
 import { askAgent, isBlankPrompt, type CheckAdvice } from '../agent/ask';
 import type { AdminApiClient } from '../api/client';
-import type { AgentJob } from '../api/types';
+import type { AgentJob } from '../api/apiTypes';
 import type { PathMatch } from '../analytics/mapping';
 import { periodRange } from '../analytics/period';
 import { signalsByFile, signalsByPath } from '../analytics/signals';
 import type { SiteAnalytics } from '../analytics/site';
-import type { DateRange } from '../analytics/types';
+import type { DateRange } from '../analytics/analyticsTypes';
 import { parsePreviewBranch, parseStatusId } from '../deployments/deploymentInput';
 import { PreviewWithoutIdError } from '../deployments/deploymentSchemas';
 import type { DeploymentTriggers } from '../deployments/triggers';

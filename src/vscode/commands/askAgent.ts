@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { isBlankPrompt, type AgentRequest } from '../../core/agent/ask';
 import type { DraftAddress } from '../../core/agent/drafts';
 import { contextBlock, repositoryPath, type PromptContext } from '../../core/agent/prompt';
-import type { AgentJob } from '../../core/api/types';
+import type { AgentJob } from '../../core/api/apiTypes';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { command, isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
 import { isFromCode } from '../commandKit/fromCode';

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { DraftAddress } from '../../core/agent/drafts';
 import { repositoryPath } from '../../core/agent/prompt';
 import { readerContextBlock, type ReaderContext, type ReaderItem } from '../../core/analytics/readerPrompt';
-import { OPEN_STATUSES } from '../../core/analytics/types';
+import { OPEN_STATUSES } from '../../core/analytics/analyticsTypes';
 import { command, requireService, type Deps } from '../commandKit/commandToolkit';
 import type { PageEntry } from '../readers/readersModel';
 import { addToDraft } from './askAgent';

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { DeploymentTriggers, TriggerOptions } from '../../core/deployments/triggers';
-import type { DeployTarget } from '../../core/deployments/types';
+import type { DeployTarget } from '../../core/deployments/deploymentTypes';
 import type { TrackedJob } from '../../core/jobs/trackedJob';
 import { isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
 import { withCancellableProgress } from '../ui/cancellableProgress';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { checkBranchRef } from '../../core/agent/ref';
 import { repositoryName } from '../../core/jobs/jobLabels';
-import type { AgentJob } from '../../core/api/types';
+import type { AgentJob } from '../../core/api/apiTypes';
 import { forMessage } from '../../core/untrusted';
 import { isJobNode, requireService, type Deps } from '../commandKit/commandToolkit';
 import type { GitErrorLike, Remote, Repository } from './api';

@@ -15,7 +15,7 @@ import { compareByNeed, hasSignals, signalsByFile, signalsByPath, unansweredWith
 import type { KindGate, SiteAnalytics } from '../../core/analytics/site';
 import { AnalyticsStore, type RangeState } from '../../core/analytics/store';
 import type { Unmatched } from '../../core/analytics/mapping';
-import type { Conversation, DateRange, SearchRow } from '../../core/analytics/types';
+import type { Conversation, DateRange, SearchRow } from '../../core/analytics/analyticsTypes';
 import type { AdminApiClient } from '../../core/api/client';
 import type { Logger } from '../../core/log';
 import { readReadersConfig, type ReadersConfig } from '../session/extensionConfig';

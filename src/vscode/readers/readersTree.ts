@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { ageLabel, formatShare, sourceLabel, statusLabel } from '../../core/analytics/analyticsLabels';
 import type { Unmatched } from '../../core/analytics/mapping';
-import type { Conversation, FeedbackEntry } from '../../core/analytics/types';
+import type { Conversation, FeedbackEntry } from '../../core/analytics/analyticsTypes';
 import { forMessage } from '../../core/untrusted';
 import type { PageEntry, ReadersModel } from './readersModel';
 import { ReaderNodes, nodeId, type ReaderGroup, type ReaderNode } from './nodes';

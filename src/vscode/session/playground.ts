@@ -3,7 +3,7 @@
  * host, so a newcomer sees rows moving at once. Never in an installed extension.
  */
 import * as vscode from 'vscode';
-import type { DeployTarget } from '../../core/deployments/types';
+import type { DeployTarget } from '../../core/deployments/deploymentTypes';
 import { parseJobKey } from '../../core/jobs/trackedJob';
 import { checkBaseUrl } from '../../core/links';
 import type { KeyStore } from './keys';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { AgentJob, ExportJob } from '../../../src/core/api/types';
+import type { AgentJob, ExportJob } from '../../../src/core/api/apiTypes';
 import { BundleShelf } from '../../../src/core/bundle/shelf/shelf';
 import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/helm/publish';
 import { readStaticExport, ValuesFileError } from '../../../src/core/helm/values';

@@ -8,7 +8,7 @@
  * Times are the server's; `timeLeftMs` moves them to this machine's clock using the `Date`
  * header of the answer that brought the link.
  */
-import type { Bundle } from '../../api/types';
+import type { Bundle } from '../../api/apiTypes';
 
 export type ExpirySource = 'expiresAt' | 's3' | 'gcs' | 'azure' | 'cloudfront';
 

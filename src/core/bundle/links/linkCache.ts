@@ -5,7 +5,7 @@
  * the link is time-limited, so regenerating is always safe.
  */
 import * as l10n from '@vscode/l10n';
-import type { Bundle, CallOptions } from '../../api/types';
+import type { Bundle, CallOptions } from '../../api/apiTypes';
 import { formatDuration } from '../../formatUnits';
 import { bundleExpiry, timeLeftMs } from './expiry';
 
