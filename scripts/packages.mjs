@@ -31,7 +31,7 @@ export function checkCliManifest() {
 export function packageConfigs(bundled) {
   return [
     // What action.yml runs (a release commits it on the release branch: scripts/release-action.mjs).
-    { ...bundled, entryPoints: ['src/action/main.ts'], outfile: 'dist/action/index.js' },
+    { ...bundled, entryPoints: ['src/action/actionMain.ts'], outfile: 'dist/action/index.js' },
   ];
 }
 

@@ -4,7 +4,7 @@ import { configureL10n } from './core/l10n';
 import type { Deps } from './vscode/commandKit/commandToolkit';
 import * as agentLinks from './vscode/commands/agentLinks';
 import * as askAgent from './vscode/commands/askAgent';
-import * as availability from './vscode/commands/availability';
+import * as availability from './vscode/commands/showFeatureAvailability';
 import * as checkOutAgentBranch from './vscode/commands/checkOutAgentBranch';
 import * as copyLink from './vscode/commands/copyLink';
 import * as deployDocs from './vscode/commands/deployDocs';
@@ -23,7 +23,7 @@ import * as importBundle from './vscode/commands/importBundle';
 import * as jobs from './vscode/commands/jobs';
 import * as key from './vscode/commands/key';
 import * as previewBundle from './vscode/commands/serveBundle';
-import * as publish from './vscode/commands/publish';
+import * as publish from './vscode/commands/publishStaticExport';
 import * as readersAskAgent from './vscode/commands/readersAskAgent';
 import * as readersOpenPage from './vscode/commands/readersOpenPage';
 import * as readersPeriod from './vscode/commands/readersPeriod';
@@ -59,7 +59,7 @@ import { fromCode } from './vscode/commandKit/fromCode';
 import { ValuesDiagnostics } from './vscode/values/diagnostics';
 import { Ui } from './vscode/ui/ui';
 import { SetupProgress } from './vscode/ui/walkthrough';
-import { PaletteContext } from './vscode/paletteContext';
+import { PaletteContext } from './vscode/commandKit/paletteContext';
 
 /** Every command, a module each (or a close group), registered the same way. */
 const COMMANDS: { register(deps: Deps): vscode.Disposable[] }[] = [

@@ -7,7 +7,7 @@ import type { AgentJob } from '../core/api/apiTypes';
 import type { DateRange, Conversation, SearchRow } from '../core/analytics/analyticsTypes';
 import type { Deployment } from '../core/deployments/deploymentTypes';
 import type { Logger } from '../core/log';
-import type { SiteReport } from './check';
+import type { SiteReport } from './checkOperation';
 import type { Operation, OutputName } from './spec';
 
 /** The report operation's findings (report.ts). */

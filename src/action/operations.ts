@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { AgentJob, Bundle, ExportJob } from '../core/api/apiTypes';
 import { askAgent } from '../core/agent/ask';
 import { BundleLinks } from '../core/bundle/links/linkCache';
-import { publish, stepTitle } from '../core/helm/publish';
+import { publish, stepTitle } from '../core/helm/publishPipeline';
 import { valuesFile } from '../core/helm/valuesFile';
 import { parseExportDomain } from '../core/jobs/jobInput';
 import { agentStatusText } from '../core/jobs/jobLabels';
@@ -17,10 +17,10 @@ import { waitForAgentJob, waitForExportJob } from '../core/jobs/wait';
 import { redactUrl } from '../core/redact';
 import { describeAgent, describeExport } from '../cli/describe';
 import { JobFailedError, UsageError } from '../cli/exit';
-import { deployOperation, previewOperation } from './deploy';
+import { deployOperation, previewOperation } from './deployOperation';
 import type { OperationContext } from './operationContext';
 import { reportOperation } from './report';
-import { rolloutRunner } from './rollout';
+import { rolloutRunner } from './rolloutInput';
 import type { Operation } from './spec';
 
 /** Logs an export's status line only when it changed. */
@@ -155,7 +155,7 @@ export function runOperation(operation: Operation, ctx: OperationContext): Promi
     case 'report':
       return reportOperation(ctx);
     case 'check':
-      // Run by main.ts before any API client exists (it needs none).
+      // Run by actionMain.ts before any API client exists (it needs none).
       return Promise.resolve();
   }
 }

@@ -3,7 +3,7 @@
  * scheduled workflow's job summary: the pages with the most thumbs down (with their open
  * comments and unanswered questions), the questions the docs assistant could not answer, and the
  * searches that found nothing useful. One set of requests for the whole site (core/analytics).
- * Every text from the site goes through `forMarkdown` (summary.ts); no reader's contact is read
+ * Every text from the site goes through `forMarkdown` (jobSummary.ts); no reader's contact is read
  * out of the data.
  */
 import * as l10n from '@vscode/l10n';

@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import { resolve } from 'node:path';
 import { rolloutEnvironment, runRolloutProcess } from '../core/helm/rolloutProcess';
-import { publish, stepTitle } from '../core/helm/publish';
+import { publish, stepTitle } from '../core/helm/publishPipeline';
 import { valuesFile } from '../core/helm/valuesFile';
 import { parseExportDomain } from '../core/jobs/jobInput';
 import { redactSecrets, redactUrl } from '../core/redact';

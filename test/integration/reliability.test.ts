@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PublishResult } from '../../src/core/helm/publish';
+import type { PublishResult } from '../../src/core/helm/publishPipeline';
 import { readStaticExport } from '../../src/core/helm/values';
 import { JobRegistry } from '../../src/core/jobs/registry';
 import type { DocsAdminInternals } from '../../src/extension';

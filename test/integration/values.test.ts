@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PublishResult } from '../../src/core/helm/publish';
+import type { PublishResult } from '../../src/core/helm/publishPipeline';
 import { readStaticExport } from '../../src/core/helm/values';
 import type { DocsAdminInternals } from '../../src/extension';
 import { Simulator } from '../simulator';

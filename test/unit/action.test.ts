@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { readStaticExport } from '../../src/core/helm/values';
-import { splitCommand } from '../../src/action/rollout';
+import { splitCommand } from '../../src/action/rolloutInput';
 import { checkOutput } from '../../src/action/outputs';
 import { inputVariable } from '../../src/action/runner';
 import { ENTRY, INPUTS, OUTPUTS } from '../../src/action/spec';

@@ -21,7 +21,7 @@ import { ExpiredLinkError } from '../../src/core/bundle/download/downloadErrors'
 import { extractBundle } from '../../src/core/bundle/extract/extract';
 import { shelfRows } from '../../src/core/bundle/shelf/shelfRows';
 import { availabilityNote, DEPLOYMENT_NAMES, FEATURES } from '../../src/core/helm/availability';
-import { STEP_TITLES, stepTitle } from '../../src/core/helm/publish';
+import { STEP_TITLES, stepTitle } from '../../src/core/helm/publishPipeline';
 import { checkAdminKey, parseExportDomain } from '../../src/core/jobs/jobInput';
 import { presentAgentJob, presentExportJob } from '../../src/core/jobs/jobLabels';
 import { statusText } from '../../src/core/jobs/statusBarText';

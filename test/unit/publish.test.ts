@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { publish, type PublishOptions, type PublishStep } from '../../src/core/helm/publish';
+import { publish, type PublishOptions, type PublishStep } from '../../src/core/helm/publishPipeline';
 import { readStaticExport } from '../../src/core/helm/values';
 import { valuesFile } from '../../src/core/helm/valuesFile';
 import { Simulator } from '../simulator';

@@ -4,7 +4,7 @@
  * shows what is known, and `id` plus `status` are enough to follow a job.
  */
 import * as assert from 'node:assert/strict';
-import { summaryMarkdown } from '../../src/action/summary';
+import { summaryMarkdown } from '../../src/action/jobSummary';
 import { describeAgent } from '../../src/cli/describe';
 import { AdminApiClient } from '../../src/core/api/client';
 import { InvalidResponseError } from '../../src/core/api/apiErrors';

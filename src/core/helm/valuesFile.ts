@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ValuesChangedError } from './publishErrors';
-import type { ValuesStore } from './publish';
+import type { ValuesStore } from './publishPipeline';
 import { ValuesFileError } from './values';
 
 function changed(path: string): ValuesChangedError {

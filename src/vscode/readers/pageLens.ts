@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { ReadersModel } from './readersModel';
-import { signalsLine } from './summary';
+import { signalsLine } from './signalsLine';
 
 export const SHOW_PAGE_COMMAND = 'docsAdmin.readers.showPage';
 

@@ -14,7 +14,7 @@ import type { Conversation, FeedbackEntry } from '../../core/analytics/analytics
 import { forMessage } from '../../core/untrusted';
 import type { PageEntry, ReadersModel } from './readersModel';
 import { ReaderNodes, nodeId, type ReaderGroup, type ReaderNode } from './nodes';
-import { signalsLine } from './summary';
+import { signalsLine } from './signalsLine';
 
 /** Rows under one page, at most (the page's tooltip gives the whole counts). */
 const MAX_CHILDREN = 100;

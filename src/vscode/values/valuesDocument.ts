@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { minimalEdit } from '../../core/helm/edit';
 import { ValuesChangedError } from '../../core/helm/publishErrors';
 import type { StaticExportChange } from '../../core/helm/values';
-import type { ValuesStore } from '../../core/helm/publish';
+import type { ValuesStore } from '../../core/helm/publishPipeline';
 import { jobKey, type JobKey } from '../../core/jobs/trackedJob';
 import { requireService, type Deps } from '../commandKit/commandToolkit';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentJob, ExportJob } from '../../../src/core/api/apiTypes';
 import { BundleShelf } from '../../../src/core/bundle/shelf/shelf';
-import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/helm/publish';
+import { publish, type PublishOptions, type ValuesStore } from '../../../src/core/helm/publishPipeline';
 import { readStaticExport, ValuesFileError } from '../../../src/core/helm/values';
 import { valuesFile } from '../../../src/core/helm/valuesFile';
 import { systemClock } from '../../../src/core/jobs/clock';

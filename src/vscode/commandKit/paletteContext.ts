@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { KeyStore } from './session/keys';
-import type { Session } from './session/environmentSession';
+import type { KeyStore } from '../session/keys';
+import type { Session } from '../session/environmentSession';
 
 /**
  * The context keys the command palette's and the views' menus read (package.json,
@@ -11,10 +11,10 @@ import type { Session } from './session/environmentSession';
  * - `docsAdmin.completedExport`: a completed static export is tracked (Download Bundle…, Update
  *   Helm Values…, Extract Bundle…);
  * - `docsAdmin.bundleDownloaded` / `docsAdmin.bundleExtracted`: a tracked export's bundle is on
- *   this machine, as an archive / extracted (Extract Bundle…, Preview Bundle);
+ *   this machine, as an archive / extracted (Extract Bundle…, Serve Bundle Locally);
  * - `docsAdmin.deploymentTracked`: a deployment or preview is tracked (Show Deployment Logs).
  * The rest of the needs have their keys already: `docsAdmin.gitAvailable` (git/gitAccess.ts),
- * `docsAdmin.previewRunning` (preview.ts), `docsAdmin.composerActive` (composer.ts).
+ * `docsAdmin.previewRunning` (serve/servedBundles.ts), `docsAdmin.composerActive` (agent/composer.ts).
  */
 export interface PaletteNeeds {
   configured: boolean;

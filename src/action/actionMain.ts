@@ -15,14 +15,14 @@ import type { Logger } from '../core/log';
 import { redactSecrets } from '../core/redact';
 import { forTerminal } from '../core/untrusted';
 import { EXIT, exitCodeOf, UsageError } from '../cli/exit';
-import { checkOperation } from './check';
-import { actionClient } from './client';
+import { checkOperation } from './checkOperation';
+import { actionClient } from './actionClient';
 import type { Report } from './operationContext';
 import { runOperation } from './operations';
 import { checkOutput } from './outputs';
 import { processIo, Runner, type RunnerIo } from './runner';
 import { OPERATIONS, type Operation } from './spec';
-import { summaryMarkdown } from './summary';
+import { summaryMarkdown } from './jobSummary';
 
 export interface ActionOptions {
   signal: AbortSignal;

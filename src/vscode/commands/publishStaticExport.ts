@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PublishResult } from '../../core/helm/publish';
+import type { PublishResult } from '../../core/helm/publishPipeline';
 import { parseExportDomain } from '../../core/jobs/jobInput';
 import { jobKey } from '../../core/jobs/trackedJob';
 import { readConfig } from '../session/extensionConfig';
@@ -65,7 +65,7 @@ export function register(deps: Deps): vscode.Disposable[] {
       const blocked = args.rollout === false ? undefined : rolloutBlocker(uri);
       if (blocked !== undefined) throw new Error(blocked);
       await deps.context.workspaceState.update(LAST_DOMAIN, domain.domain);
-      const { publish, STEP_TITLES } = await import('../../core/helm/publish.js');
+      const { publish, STEP_TITLES } = await import('../../core/helm/publishPipeline.js');
       let observed: string | undefined;
       const result = await withCancellableProgress(deps.ui, vscode.l10n.t('Publishing {0}', domain.domain), (progress, signal) => {
         let shown = 0;
