@@ -25,6 +25,7 @@ import { downloadDiskError, ensureRoomForDownload } from '../diskSpace';
 import type { ArchiveKind } from '../extract/archivePaths';
 import { CheckFailure, checkError, CheckThread } from '../extract/checkThread';
 import { BundleDownloadError } from './downloadErrors';
+import type { IssuedLink } from '../links/linkCache';
 import { LinkSupply } from './linkSupply';
 import { directNetwork, type Network } from '../../net/network';
 import { fetchRanges, type RangeHost } from './ranged';
@@ -161,54 +162,50 @@ class Download {
     return kind;
   }
 
-  private rangeHost(total: number, connections: number): RangeHost {
+  /** What the ranges and the one connection both need: the file, the counts, the retry rules. */
+  private shared() {
     const { o } = this;
     return {
       temp: this.temp,
       dir: dirname(o.target),
-      total,
-      connections,
       counts: this.result,
       log: this.log,
       maxStalled: o.maxStalledAttempts ?? 5,
       sleep: o.sleep ?? abortableSleep,
       ensureRoom: o.ensureRoom ?? ensureRoomForDownload,
       signal: this.signal,
+      network: this.network,
+      timeLeft: (link: IssuedLink) => o.timeLeft(link),
+      blocks: this.blocks,
+    };
+  }
+
+  private rangeHost(total: number, connections: number): RangeHost {
+    return {
+      ...this.shared(),
+      total,
+      connections,
       storage: (signal) => this.storageClient(signal),
       link: () => this.links.current(),
       renew: (stale, why) => this.links.renew(stale, why),
-      timeLeft: (link) => o.timeLeft(link),
-      network: this.network,
       received: (bytes) => {
         [this.received, this.progress.total, this.progress.received] = [bytes, total, bytes];
         this.progress.tell(bytes === total);
       },
       whole: (bytes) => this.check.advance(bytes),
       lend: (at, block, length) => this.check.lend(at, block, length),
-      blocks: this.blocks,
       took: (bytes) => this.collections.took(bytes),
     };
   }
 
   /** One connection, from the first byte (singleStream.ts). */
   private async fetchAll(): Promise<ArchiveKind> {
-    const { o } = this;
     const stream = new SingleStream({
-      temp: this.temp,
-      dir: dirname(o.target),
-      counts: this.result,
-      log: this.log,
-      maxStalled: o.maxStalledAttempts ?? 5,
-      sleep: o.sleep ?? abortableSleep,
-      ensureRoom: o.ensureRoom ?? ensureRoomForDownload,
-      signal: this.signal,
+      ...this.shared(),
       storage: this.storage,
-      network: this.network,
       links: this.links,
-      timeLeft: (link) => o.timeLeft(link),
       progress: this.progress,
       collections: this.collections,
-      blocks: this.blocks,
       check: this.check,
       abortIfAsked: () => this.abortIfAsked(),
       verified: (received) => this.verified(received),

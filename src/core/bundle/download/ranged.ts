@@ -14,13 +14,12 @@ import * as l10n from '@vscode/l10n';
 import { open, close, ftruncate } from 'node:fs';
 import { AbortedError } from '../../abort';
 import { english } from '../../l10n';
-import { checkOpenableLink } from '../../links';
 import type { Logger } from '../../log';
 import { downloadDiskError } from '../diskSpace';
 import type { IssuedLink } from '../links/linkCache';
-import { classifyFailure } from '../../net/failure';
 import type { Network } from '../../net/network';
-import { CHANGED, contentRange, describe, OTHER_RANGE, refusalStep, sizeDisagrees, throwIfSettingsProblem, type Step, type Why } from './answers';
+import { CHANGED, contentRange, describe, OTHER_RANGE, refusalStep, sizeDisagrees, type Step, type Why } from './answers';
+import { requestBundle } from './bundleRequest';
 import { BundleDownloadError } from './downloadErrors';
 import { PAST_RANGE, WriteQueue, writeRange } from './bodyFile';
 import type { BlockPool } from './blocks';
@@ -200,26 +199,9 @@ class Ranges {
 
   private async attempt(range: Range, link: IssuedLink): Promise<Step> {
     const { host } = this;
-    // Fetched, not opened: the storage client's own address rules apply (storage.ts).
-    const verdict = checkOpenableLink(link.bundle.bundleUrl, { loopbackHttp: true });
-    if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The bundle link was not fetched: {0}.', verdict.reason));
-    const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity', range: `bytes=${range.next}-${range.end}` };
-    if (this.etag !== undefined) headers['if-range'] = this.etag;
-    host.counts.requests++;
-    let res: StorageResponse;
-    try {
-      res = await this.storage.get(verdict.url, headers);
-    } catch (error) {
-      this.checkGoing();
-      if (error instanceof BundleDownloadError) throw error;
-      throwIfSettingsProblem(host.network, classifyFailure(error, host.network.routeFor(verdict.url) !== undefined), verdict.url, error);
-      return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
-    }
+    const res = await requestBundle({ link, range: `bytes=${range.next}-${range.end}`, etag: this.etag, storage: this.storage, network: host.network, counts: host.counts, stopIfAsked: () => this.checkGoing() });
+    if ('done' in res) return res;
     const status = res.statusCode;
-    if (status === 407) {
-      discard(res);
-      throwIfSettingsProblem(host.network, { kind: 'proxyAuth' }, verdict.url, undefined);
-    }
     if (status === 200) {
       discard(res);
       return { done: false, next: 'restart', why: (l10n) => l10n.t('the storage ignored the byte range and sent the whole bundle') };

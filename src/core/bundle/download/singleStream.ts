@@ -8,17 +8,16 @@
 import * as l10n from '@vscode/l10n';
 import { stat } from 'node:fs/promises';
 import { english } from '../../l10n';
-import { checkOpenableLink } from '../../links';
 import type { Logger } from '../../log';
-import { classifyFailure } from '../../net/failure';
 import type { Network } from '../../net/network';
 import { downloadDiskError } from '../diskSpace';
 import type { ArchiveKind } from '../extract/archivePaths';
 import { CheckFailure, checkError, type CheckThread } from '../extract/checkThread';
 import type { IssuedLink } from '../links/linkCache';
-import { bodyHead, describe, refusalStep, throwIfSettingsProblem, type Step } from './answers';
+import { bodyHead, describe, refusalStep, type Step } from './answers';
 import type { BlockPool, Collections } from './blocks';
 import { writeBody, type BodyEvents } from './bodyFile';
+import { requestBundle } from './bundleRequest';
 import { BundleDownloadError } from './downloadErrors';
 import type { ProgressReport } from './downloadProgress';
 import type { LinkSupply } from './linkSupply';
@@ -103,29 +102,17 @@ export class SingleStream {
   /** One GET of what is still missing. */
   private async attempt(link: IssuedLink): Promise<Step<ArchiveKind>> {
     const { host } = this;
-    // Fetched, not opened: loopback http: stays allowed here, the storage client's own address rules apply (objectStore.ts).
-    const verdict = checkOpenableLink(link.bundle.bundleUrl, { loopbackHttp: true });
-    if (!verdict.ok) throw new BundleDownloadError('link', l10n.t('The bundle link was not fetched: {0}.', verdict.reason));
-    const headers: Record<string, string> = { 'user-agent': 'docs-admin', 'accept-encoding': 'identity' };
-    if (this.received > 0) {
-      headers.range = `bytes=${this.received}-`;
-      if (this.etag !== undefined) headers['if-range'] = this.etag;
-    }
-    host.counts.requests++;
-    let res: StorageResponse;
-    try {
-      res = await host.storage.get(verdict.url, headers);
-    } catch (error) {
-      host.abortIfAsked();
-      if (error instanceof BundleDownloadError) throw error;
-      throwIfSettingsProblem(host.network, classifyFailure(error, host.network.routeFor(verdict.url) !== undefined), verdict.url, error);
-      return { done: false, next: 'retry', why: (l10n) => l10n.t('the request failed ({0})', describe(error)) };
-    }
+    const res = await requestBundle({
+      link,
+      range: this.received > 0 ? `bytes=${this.received}-` : undefined,
+      etag: this.etag,
+      storage: host.storage,
+      network: host.network,
+      counts: host.counts,
+      stopIfAsked: () => host.abortIfAsked(),
+    });
+    if ('done' in res) return res;
     const status = res.statusCode;
-    if (status === 407) {
-      discard(res);
-      throwIfSettingsProblem(host.network, { kind: 'proxyAuth' }, verdict.url, undefined);
-    }
     if (status === 200 || status === 206) return this.receive(res, link);
     const text = await readSmall(res);
     // Nothing after the last byte: the file is all there is, and the archive was cut short in it.
