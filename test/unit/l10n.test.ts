@@ -50,7 +50,7 @@ describe('localisation of the core and the CLI', () => {
     configureL10n({
       "The admin key was rejected (401: {0}). It may be wrong, expired or revoked: create a new one on the dashboard's API keys page and set it again.":
         'Der Admin-Schlüssel wurde abgelehnt (401: {0}). Legen Sie auf der Seite „API keys“ einen neuen an.',
-      'Agent job "{0}" in project "{1}" was not found (404). Check the id and the project id.': 'Im Projekt „{1}“ gibt es keinen Agent-Auftrag „{0}“ (404).',
+      'Agent job "{0}" in project "{1}" was not found ({2}). Check the id and the project id.': 'Im Projekt „{1}“ gibt es keinen Agent-Auftrag „{0}“ ({2}).',
       'Job: {0}': 'Auftrag: {0}',
       'failed/The status of a job, as its row in a list shows it.': 'fehlgeschlagen',
       '{0} ago/How long ago a job was created; {0} is a short duration such as 3m.': 'vor {0}',
