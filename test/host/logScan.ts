@@ -46,7 +46,7 @@ function ifThere<T>(read: () => T): T | undefined {
 }
 
 /** Every file below `dir` with what `stat` says of it (a link followed; a dangling one, or a file gone, is left out). */
-function filesBelow(dir: string): { path: string; stat: Stats }[] {
+export function filesBelow(dir: string): { path: string; stat: Stats }[] {
   return (ifThere(() => readdirSync(dir)) ?? []).flatMap((name) => {
     const path = join(dir, name);
     const stat = ifThere(() => statSync(path));

@@ -15,6 +15,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
+import { failedTests } from '../support/failedTests';
 import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
@@ -173,6 +174,9 @@ export async function runSuite(run: SuiteRun): Promise<number> {
       console.error('code-server (last lines; DOCS_ADMIN_TEST_HOST_VERBOSE=1 shows everything):');
       for (const line of serverLog.filter((l) => !isNoise(l)).slice(-30)) console.error(`  ${line}`);
     }
+    // Which tests failed, last: a CI log is read from its end (mocha's report is far above).
+    const failed = failedTests(hostLog);
+    if (failed.length > 0) console.error(`${run.label}: ${failed.length} failed test(s):\n  ${failed.join('\n  ')}`);
     console.log(`${run.label}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s in VS Code (code-server) ${paths.dir.split('code-server-')[1]?.split('_')[0] ?? ''}`);
     return code;
   } finally {
@@ -181,3 +185,4 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     rmSync(secretsDir, { recursive: true, force: true });
   }
 }
+

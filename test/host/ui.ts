@@ -15,6 +15,7 @@ import { launchBrowser, type Browser, type Page } from './browser';
 import { findChromium } from './chromium';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { ensureHost } from './install';
+import { failureReport } from './failureReport';
 import { checkComposerAfterSend } from './uiComposer';
 import { expectGone, expectText, painted, paletteRows, pickFromMenu, runCommand, settled, until } from './uiSteps';
 import { workbenchUrl } from './workbench';
@@ -398,6 +399,7 @@ async function main(): Promise<void> {
   } catch (error) {
     // What the page showed when it failed, to see why.
     await page?.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);
+    console.error(`UI check failed; what it knew then:\n${failureReport(sim, server?.userDataDir)}`);
     throw error;
   } finally {
     await browser?.close().catch(() => undefined);

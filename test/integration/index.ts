@@ -13,16 +13,15 @@
  */
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Mocha from 'mocha';
 import { watchSecrets } from '../simulator/ledger';
-import { pendingTests, skippedInCi } from '../support/skipped';
+import { runHostSuite } from '../support/hostSuite';
 
 /**
  * The suite fails when fewer tests than this ran (a suite that loads no file, or whose files
  * define nothing, must not pass). Raise it with the suite; scripts/recount.mjs checks it
  * against the tests' listing. Not applied to a DOCS_ADMIN_TEST_GREP subset.
  */
-export const MINIMUM_TESTS = 200;
+export const MINIMUM_TESTS = 201;
 
 /** Every `*.test.js` below `dir`, leaving out a folder with an entry of its own (l10n/: the pseudo-locale suite). */
 function testFiles(dir: string): string[] {
@@ -39,28 +38,8 @@ export async function run(): Promise<void> {
   // DOCS_ADMIN_TEST_GREP runs only the tests whose title matches (while working on a few; never in CI).
   const grep = process.env.DOCS_ADMIN_TEST_GREP;
   const subset = grep !== undefined && grep !== '';
-  const mocha = new Mocha({ ui: 'bdd', color: false, reporter: 'spec', timeout: 30_000, ...(subset ? { grep } : {}) });
-  for (const file of testFiles(__dirname).sort()) mocha.addFile(file);
   try {
-    await new Promise<void>((resolve, reject) => {
-      try {
-        let ran = 0;
-        const runner = mocha.run((failures) => {
-          const skipped = skippedInCi(pendingTests(mocha.suite), 'integration');
-          if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
-          else if (skipped !== undefined) reject(skipped);
-          else if (!subset && ran < MINIMUM_TESTS) reject(new Error(`only ${ran} integration test(s) ran, fewer than the ${MINIMUM_TESTS} the suite declares (test/integration/index.ts)`));
-          else resolve();
-        });
-        // A skipped test ends too, without running: only a pass or a failure counts.
-        runner.on('pass', () => ran++);
-        runner.on('fail', (runnable) => {
-          if (runnable.type === 'test') ran++;
-        });
-      } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    });
+    await runHostSuite({ files: testFiles(__dirname).sort(), label: 'integration', minimum: MINIMUM_TESTS, declaredIn: 'test/integration/index.ts', ...(subset ? { grep } : {}) });
   } finally {
     stop();
     const file = process.env.DOCS_ADMIN_TEST_SECRETS_FILE;

@@ -10,6 +10,8 @@
  * in the views; and a tool called with no key set.
  */
 import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DocsAdminInternals } from '../../src/extension';
 import { TOOLS } from '../../src/core/tools/definitions';
@@ -83,6 +85,24 @@ describe('language-model tools (vscode.lm.invokeTool, against the simulator)', f
     assert.ok(!signals.includes('ada.reader@example.com'), 'no reader contact in a result');
     assert.match(await invoke('docsAdmin_unansweredQuestions', { limit: 2 }), /^The 2 newest questions of the last 30 days that the docs assistant could not answer/);
     await assert.rejects(invoke('docsAdmin_readerSignals', { file: 'NOT-THERE.mdx' }), /is not in the workspace/);
+  });
+
+  it('a page of a docs site written a moment ago, before the watcher says so, is read: the roots are looked for again', async () => {
+    // The roots are known (the test before read a page); then a second site appears on disk and
+    // is asked about at once, as a slow window's file events come late (a stress run saw this).
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    await invoke('docsAdmin_readerSignals', { file: 'docs/quickstart.mdx', days: 30 });
+    const site = join(folder, 'fresh-site');
+    mkdirSync(site, { recursive: true });
+    writeFileSync(join(site, 'docs.json'), JSON.stringify({ name: 'Fresh', navigation: { pages: ['intro'] } }));
+    writeFileSync(join(site, 'intro.mdx'), '# Intro\n');
+    try {
+      const text = await invoke('docsAdmin_readerSignals', { file: 'fresh-site/intro.mdx', days: 30 });
+      // Found as a page of the new site: its URL path is /intro (none of its readers said anything yet).
+      assert.match(text, /^No reader signals for fresh-site\/intro\.mdx in the last 30 days: .* its URL path \(\/intro\)/);
+    } finally {
+      rmSync(site, { recursive: true, force: true });
+    }
   });
 
   it('each action\'s confirmation (prepareInvocation) names the environment and the project and says what changes; it sends nothing, and a bad input is refused before', async () => {

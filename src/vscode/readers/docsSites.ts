@@ -66,8 +66,13 @@ export class DocsSites implements vscode.Disposable {
     return this.known;
   }
 
-  /** The roots, found on first call (and after a change). */
+  /** The roots, found on first call (and after a change: one still waiting to be looked at is looked at now). */
   find(): Promise<DocsRoot[]> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.roots = undefined;
+    }
     this.roots ??= this.scan().then((roots) => {
       this.known = roots;
       this.version++;
@@ -75,6 +80,19 @@ export class DocsSites implements vscode.Disposable {
       return roots;
     });
     return this.roots;
+  }
+
+  /**
+   * The root `uri` belongs to, looked for again when no root known holds it: a docs.json written
+   * a moment ago is found before its watcher's event, which comes late on a busy machine.
+   */
+  async rootFor(uri: vscode.Uri): Promise<{ root: DocsRoot; file: string } | undefined> {
+    await this.find();
+    const known = this.rootOf(uri);
+    if (known !== undefined) return known;
+    this.roots = undefined;
+    await this.find();
+    return this.rootOf(uri);
   }
 
   /** The root a file belongs to (the deepest one holding it), and its path there. */
@@ -106,6 +124,7 @@ export class DocsSites implements vscode.Disposable {
     // Many files at once (a checkout): one scan after they settle.
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.roots = undefined;
       void this.find();
     }, 500);

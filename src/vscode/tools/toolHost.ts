@@ -41,8 +41,7 @@ async function fileUri(file: string): Promise<vscode.Uri> {
 async function page(deps: Deps, file: string): Promise<PageLookup> {
   const uri = await fileUri(file);
   const sites = deps.readers.sites;
-  await sites.find();
-  const at = sites.rootOf(uri);
+  const at = await sites.rootFor(uri);
   if (at === undefined) throw new ToolInputError(vscode.l10n.t('{0} is not a page of a docs site in the workspace (no docs.json at or above it).', JSON.stringify(file)));
   const own = at.root.site.pathOfFile(at.file);
   if (own === undefined) throw new ToolInputError(vscode.l10n.t('{0} is not a page of the docs (a .md or .mdx file of the site).', JSON.stringify(file)));

@@ -130,16 +130,15 @@ describe('reliability: the download in byte ranges @ranges', function () {
 
   it('the link expires between ranges: one new link for all of them, and the missing ranges resume', async () => {
     sim.injectFault({ route: 'storage.get', kind: 'truncate', afterBytes: 300_000, times: 2 });
-    let advanced = false;
-    const result = await downloadBundle(
-      options({
-        onProgress: () => {
-          if (advanced) return;
-          advanced = true;
-          sim.advance(2 * 3600_000);
-        },
-      }),
-    );
+    // The link expires once the store has answered all four ranges with it, and not before: a
+    // range asked for after that would meet a 403 and take one of the two truncations with it
+    // (seen under load). The resumes wait (their sleep) for the expiry, so each of them meets it.
+    let expiry: Promise<void> | undefined;
+    const expire = async (): Promise<void> => {
+      while (storage().length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+      sim.advance(2 * 3600_000);
+    };
+    const result = await downloadBundle(options({ sleep: () => (expiry ??= expire()) }));
     assert.ok(saved().equals(content));
     assert.equal(result.regenerations, 1);
     assert.equal(sim.requests.filter((r) => r.route === 'export.bundle').length, 2);
