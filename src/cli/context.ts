@@ -26,7 +26,7 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   /** How the API client's HTTP behaves (the defaults when absent; tests shorten the waits). */
-  http?: Pick<TransportOptions, 'requestTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
+  http?: Pick<TransportOptions, 'requestTimeoutMs' | 'bodyTimeoutMs' | 'connectTimeoutMs' | 'sleep' | 'dispatcher'>;
   /** Reads standard input to its end (`--prompt-file -`). */
   stdin?: () => Promise<string>;
   /** The script of the extraction's worker thread, when not the extractor's own file beside it. */

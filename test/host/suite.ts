@@ -185,4 +185,3 @@ export async function runSuite(run: SuiteRun): Promise<number> {
     rmSync(secretsDir, { recursive: true, force: true });
   }
 }
-

@@ -316,6 +316,23 @@ describe('Ask Agent: the prompt composer, new jobs and follow-ups (against the s
     await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
   });
 
+  it('a discarded draft written back to its file (a save that was under way, seen under load) does not come back: Ask Agent… opens a new one', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    await type('Forget this one.');
+    await waitFor('the draft in its file', () => readFileSync(draft.fsPath, 'utf8').endsWith('Forget this one.'));
+    const written = readFileSync(draft.fsPath, 'utf8');
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+    assert.equal(existsSync(draft.fsPath), false);
+    // What a late save does: the discarded text is on disk again.
+    writeFileSync(draft.fsPath, written);
+    const again = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');
+    assert.equal(again?.toString(), draft.toString());
+    assert.doesNotMatch(vscode.window.activeTextEditor?.document.getText() ?? '', /Forget this one/);
+    assert.doesNotMatch(readFileSync(draft.fsPath, 'utf8'), /Forget this one/, 'the file holds the new draft');
+    await vscode.commands.executeCommand('docsAdmin.agent.discardDraft', fromCode({ uri: draft }));
+  });
+
   it('what the person types while the prompt is being sent is kept: the draft stays, with what was sent and what was added, and says so', async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const draft = await vscode.commands.executeCommand<vscode.Uri>('docsAdmin.agent.ask');

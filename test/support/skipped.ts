@@ -1,7 +1,7 @@
 /**
  * In CI a skipped test is a failure: a test the README counts must have run. The unit suite
  * (test/unit/support/secretsHook.ts) and both host suites (test/integration/index.ts and its
- * l10n/ suite) ask the same two questions here. Mocha marks a test pending when it is written
+ * l10n/ suite, through ./hostSuite.ts) ask the same two questions here. Mocha marks a test pending when it is written
  * `it.skip` or without a body, when it or a hook calls `this.skip()`, or when a `describe`
  * around it is skipped; such a test still ends ("test end"), so it must not count as run.
  */

@@ -28,6 +28,14 @@ describe('which prompt draft opens again (core/agent/drafts)', () => {
     assert.equal(draftToContinue(record({ saved: more, sentDigest: promptDigest(PROMPT) })), more);
   });
 
+  it('a discarded draft never comes back, though its file was written back by a save under way, or could not be removed', () => {
+    assert.equal(draftToContinue(record({ saved: WRITTEN, generated: undefined, discardedDigest: promptDigest(PROMPT) })), undefined);
+    assert.equal(draftToContinue(record({ saved: WRITTEN, inMemory: WRITTEN, discardedDigest: promptDigest(PROMPT) })), undefined);
+    // Written in after it was opened again (the prompt is not the one discarded): the person's text, kept.
+    const more = `${WRITTEN}\nAnd link the guide.`;
+    assert.equal(draftToContinue(record({ saved: more, discardedDigest: promptDigest(PROMPT) })), more);
+  });
+
   it('an unsent draft comes back from its file (a reload, a restart), or from memory when that is newer (typing not yet saved)', () => {
     assert.equal(draftToContinue(record({ saved: WRITTEN })), WRITTEN);
     assert.equal(draftToContinue(record({ saved: WRITTEN, generated: undefined })), WRITTEN, 'its marks lost: the text is still the person\'s');

@@ -61,14 +61,17 @@ export interface DraftRecord {
   generated: string | undefined;
   /** `promptDigest` of the prompt the agent last took from this draft. */
   sentDigest: string | undefined;
+  /** `promptDigest` of the prompt of this draft when it was last discarded. */
+  discardedDigest?: string | undefined;
 }
 
 /**
  * The draft to open again: the person's unsent text, or undefined when a new draft is due. A
  * draft counts only while its file exists: a document left in memory after its file was
  * removed is a draft that was sent or discarded, never one to continue. A draft never edited,
- * one that holds no prompt, and one whose prompt is the one the agent took (its file left
- * behind by a removal that failed) are made anew too.
+ * one that holds no prompt, one whose prompt is the one the agent took, and one whose prompt is
+ * the one the person discarded (its file left behind by a removal that failed, or written back
+ * by a save that was under way) are made anew too.
  */
 export function draftToContinue(record: DraftRecord): string | undefined {
   if (record.saved === undefined) return undefined;
@@ -76,6 +79,7 @@ export function draftToContinue(record: DraftRecord): string | undefined {
   if (text === record.generated) return undefined;
   const prompt = promptFromDraft(text);
   if (isBlankPrompt(prompt)) return undefined;
-  if (record.sentDigest !== undefined && promptDigest(prompt) === record.sentDigest) return undefined;
+  const digest = promptDigest(prompt);
+  if (digest === record.sentDigest || digest === record.discardedDigest) return undefined;
   return text;
 }

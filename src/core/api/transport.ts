@@ -26,7 +26,14 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   log?: Logger;
   connectTimeoutMs?: number;
+  /** For the status and headers, and for the whole attempt. */
   requestTimeoutMs?: number;
+  /**
+   * Once the headers came, how long the body may pause between two chunks (default
+   * `requestTimeoutMs`, which bounds the attempt anyway). A shorter one tells a body that stalls
+   * from a server that does not answer whatever the time the headers took (tests on a busy machine).
+   */
+  bodyTimeoutMs?: number;
   /** Attempts per call, the first included. */
   maxAttempts?: number;
   baseDelayMs?: number;
@@ -92,6 +99,7 @@ export class Transport {
     this.o = {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? options.requestTimeoutMs ?? 30_000,
       maxAttempts: Math.max(1, options.maxAttempts ?? 3),
       baseDelayMs: options.baseDelayMs ?? 500,
       maxDelayMs: options.maxDelayMs ?? 8_000,
@@ -104,7 +112,7 @@ export class Transport {
     };
     this.network = options.network ?? directNetwork();
     this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new ApiDispatcher(this.network, { connectTimeoutMs: this.o.connectTimeoutMs, requestTimeoutMs: this.o.requestTimeoutMs });
+    this.dispatcher = options.dispatcher ?? new ApiDispatcher(this.network, { connectTimeoutMs: this.o.connectTimeoutMs, requestTimeoutMs: this.o.requestTimeoutMs, bodyTimeoutMs: this.o.bodyTimeoutMs });
   }
 
   async close(): Promise<void> {
@@ -199,6 +207,16 @@ export class Transport {
     // Cleared once the attempt is over: an AbortSignal.timeout would stay armed for the whole timeout after it.
     const timeoutController = new AbortController();
     const timer = setTimeout(() => timeoutController.abort(), this.o.requestTimeoutMs);
+    /** Armed once the headers came, again at each chunk: the body's pause between two chunks. */
+    let idle: NodeJS.Timeout | undefined;
+    let paused = false;
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        paused = true;
+        timeoutController.abort();
+      }, this.o.bodyTimeoutMs);
+    };
     const timeout = timeoutController.signal;
     const combined = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     const started = this.o.now();
@@ -207,6 +225,7 @@ export class Transport {
     try {
       const res = await request(url, { method, headers, body: payload ?? null, dispatcher: this.dispatcher, signal: combined });
       answered = true;
+      armIdle();
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > this.o.maxBodyBytes) {
         res.body.destroy();
@@ -215,6 +234,7 @@ export class Transport {
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        armIdle();
         size += chunk.length;
         if (size > this.o.maxBodyBytes) {
           res.body.destroy();
@@ -225,11 +245,12 @@ export class Transport {
       this.log.debug(`${where} -> ${res.statusCode} (${this.o.now() - started} ms)`);
       return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
     } catch (error) {
-      const mapped = this.map(error, url, signal, timeout, answered);
+      const mapped = paused ? new TimeoutError('body', this.o.bodyTimeoutMs, url.host) : this.map(error, url, signal, timeout, answered);
       this.log.debug(`${where} failed after ${this.o.now() - started} ms: ${mapped.message}`);
       throw mapped;
     } finally {
       clearTimeout(timer);
+      clearTimeout(idle);
     }
   }
 
@@ -245,7 +266,7 @@ export class Transport {
     }
     const code = errorCode(error);
     if (timeout.aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-      return new TimeoutError(answered || code === 'UND_ERR_BODY_TIMEOUT' ? 'body' : 'request', this.o.requestTimeoutMs, url.host);
+      return new TimeoutError(answered || code === 'UND_ERR_BODY_TIMEOUT' ? 'body' : 'request', code === 'UND_ERR_BODY_TIMEOUT' ? this.o.bodyTimeoutMs : this.o.requestTimeoutMs, url.host);
     }
     if (code === 'UND_ERR_CONNECT_TIMEOUT') return new TimeoutError('connect', this.o.connectTimeoutMs, url.host);
     return new NetworkError(networkCause(code), url.host, error);

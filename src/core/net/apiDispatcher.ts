@@ -15,8 +15,10 @@ import type { Network, ProxyRoute } from './network';
 
 export interface DispatcherTimeouts {
   connectTimeoutMs: number;
-  /** For the headers, and between two chunks of a body. */
+  /** For the headers. */
   requestTimeoutMs: number;
+  /** Between two chunks of a body. */
+  bodyTimeoutMs: number;
 }
 
 export class ApiDispatcher extends Dispatcher {
@@ -37,7 +39,7 @@ export class ApiDispatcher extends Dispatcher {
   }
 
   private agentOptions() {
-    return { headersTimeout: this.timeouts.requestTimeoutMs, bodyTimeout: this.timeouts.requestTimeoutMs };
+    return { headersTimeout: this.timeouts.requestTimeoutMs, bodyTimeout: this.timeouts.bodyTimeoutMs };
   }
 
   private tls() {

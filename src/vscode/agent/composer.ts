@@ -19,12 +19,16 @@ const GENERATED = 'docsAdmin.agentDrafts.generated';
 const UNCERTAIN = 'docsAdmin.agentDrafts.uncertain';
 /** The digest of the prompt the agent last took from each draft, by path (until the draft is made anew). */
 const SENT = 'docsAdmin.agentDrafts.sent';
+/** The digest of the prompt of each draft the person discarded, by path (until the draft is made anew). */
+const DISCARDED = 'docsAdmin.agentDrafts.discarded';
 const CONTEXT_KEY = 'docsAdmin.composerActive';
 const SAVE_DELAY_MS = 300;
 
 export class PromptComposer implements vscode.Disposable {
   private readonly root: vscode.Uri;
   private readonly saves = new Map<string, NodeJS.Timeout>();
+  /** Drafts discarded and not opened since: a save that comes late must not write one back. */
+  private readonly discarded = new Set<string>();
   /** What the Send and Discard CodeLenses hand their commands: made here, checked by identity (a link's JSON is never one). */
   private readonly tokens = new WeakMap<object, vscode.Uri>();
   private readonly lensEmitter = new vscode.EventEmitter<void>();
@@ -79,6 +83,7 @@ export class PromptComposer implements vscode.Disposable {
    */
   async open(address: DraftAddress, header: string, context: string): Promise<{ editor: vscode.TextEditor; continued: boolean }> {
     const uri = this.uriOf(address);
+    this.discarded.delete(uri.toString());
     const fresh = newDraft(composerHeader(header), context);
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const continued =
@@ -87,6 +92,7 @@ export class PromptComposer implements vscode.Disposable {
         inMemory: open?.getText(),
         generated: this.state.get<Record<string, string>>(GENERATED, {})[uri.path],
         sentDigest: this.state.get<Record<string, string>>(SENT, {})[uri.path],
+        discardedDigest: this.state.get<Record<string, string>>(DISCARDED, {})[uri.path],
       }) !== undefined;
     if (!continued) {
       if (open !== undefined) {
@@ -100,6 +106,7 @@ export class PromptComposer implements vscode.Disposable {
       }
       await this.state.update(GENERATED, { ...this.state.get<Record<string, string>>(GENERATED, {}), [uri.path]: fresh });
       await this.forgetMark(SENT, uri);
+      await this.forgetMark(DISCARDED, uri);
     }
     const document = open ?? (await vscode.workspace.openTextDocument(uri));
     const beside = vscode.window.activeTextEditor !== undefined && this.addressOf(vscode.window.activeTextEditor.document.uri) === undefined;
@@ -131,12 +138,25 @@ export class PromptComposer implements vscode.Disposable {
       await this.forgetMark(UNCERTAIN, uri);
       return 'kept';
     }
-    await this.discard(uri);
+    await this.remove(uri);
     return 'removed';
   }
 
-  /** Removes a draft: its tabs close (nothing to save), its file and marks go. */
+  /**
+   * The person discards a draft: it is removed, and what it held is remembered (as a digest) so
+   * that it cannot come back, even if its file could not be removed or a save under way wrote it
+   * back (seen once under load: the next Ask Agent… opened the discarded text).
+   */
   async discard(uri: vscode.Uri): Promise<void> {
+    this.discarded.add(uri.toString());
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const text = document?.getText() ?? (await this.read(uri));
+    if (text !== undefined) await this.state.update(DISCARDED, { ...this.state.get<Record<string, string>>(DISCARDED, {}), [uri.path]: promptDigest(promptFromDraft(text)) });
+    await this.remove(uri);
+  }
+
+  /** Removes a draft: its tabs close (nothing to save), its file and marks go. */
+  private async remove(uri: vscode.Uri): Promise<void> {
     clearTimeout(this.saves.get(uri.toString()));
     this.saves.delete(uri.toString());
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
@@ -189,6 +209,7 @@ export class PromptComposer implements vscode.Disposable {
   private scheduleSave(document: vscode.TextDocument): void {
     const key = document.uri.toString();
     clearTimeout(this.saves.get(key));
+    if (this.discarded.has(key)) return;
     this.saves.set(
       key,
       setTimeout(() => {
@@ -201,7 +222,7 @@ export class PromptComposer implements vscode.Disposable {
   private async flush(document: vscode.TextDocument): Promise<void> {
     clearTimeout(this.saves.get(document.uri.toString()));
     this.saves.delete(document.uri.toString());
-    if (!document.isDirty || document.isClosed) return;
+    if (!document.isDirty || document.isClosed || this.discarded.has(document.uri.toString())) return;
     try {
       await document.save();
     } catch (error) {

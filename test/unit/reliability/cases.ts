@@ -48,6 +48,8 @@ export interface FaultCase {
   exit: number;
   /** `undefined`: the service never makes this call (it polls only GETs). */
   service: ServiceExpectation | 'startExport' | undefined;
+  /** The fault is a body that stops after the headers: the client's short wait is the body's (see `timeoutsFor`). */
+  stallsBody?: true;
   /** For the README table. */
   sees: string;
   kept: string;
@@ -317,6 +319,7 @@ export const FAULTS: FaultCase[] = [
     arrange: persist({ kind: 'stall', afterBytes: 10 }),
     heal: clear,
     kind: 'timeout',
+    stallsBody: true,
     cause: /stopped sending its answer \(nothing more came for \d+ m?s\)/,
     action: /Try again; if it persists, a proxy or the network may be cutting the connection/,
     exit: 5,
@@ -409,9 +412,14 @@ export const FAULTS: FaultCase[] = [
 export const keyOf = (c: FaultCase): string => c.key ?? KEY;
 
 /**
- * The client's request timeout for a case. Only a timeout case needs a short one (its server waits
- * 1.5 s, or stalls, so the client's 250 ms always ends first); every other case gets 30 s, so a
- * busy machine that reads a 1 MiB body slowly cannot turn a refused answer into a timeout and a
- * retry (seen on a loaded 2-core machine: the chunked 50 MB body, "attempts: 2 !== 1").
+ * The client's timeouts for a case. Only a timeout case needs a short one; every other case gets
+ * 30 s, so a busy machine that reads a 1 MiB body slowly cannot turn a refused answer into a
+ * timeout and a retry (seen on a loaded 2-core machine: the chunked 50 MB body, "attempts: 2 !==
+ * 1"). A server that does not answer (it waits 1.5 s, in the same process: the client's timer
+ * always ends first) gets a short wait for the headers. A body that stalls gets 30 s for the
+ * headers and the short wait for the body: with one short wait for both, a busy machine could
+ * take longer than it for the headers to come, and the case would read as "did not answer" (seen
+ * at load 7-10).
  */
-export const requestTimeoutFor = (c: FaultCase | undefined, short = 250): number => (c?.kind === 'timeout' ? short : 30_000);
+export const timeoutsFor = (c: FaultCase | undefined, short = 250): { requestTimeoutMs: number; bodyTimeoutMs?: number } =>
+  c?.kind !== 'timeout' ? { requestTimeoutMs: 30_000 } : c.stallsBody === true ? { requestTimeoutMs: 30_000, bodyTimeoutMs: short } : { requestTimeoutMs: short };

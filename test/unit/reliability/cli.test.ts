@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import type { Io } from '../../../src/cli/context';
 import { abortableSleep } from '../../../src/core/abort';
 import { collector } from '../support/collector';
-import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, requestTimeoutFor, type Call, type FaultCase } from './cases';
+import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, timeoutsFor, type Call, type FaultCase } from './cases';
 import { seedJobs, startWorld, type World } from './world';
 
 const CLI = resolve(__dirname, '../../../../dist/cli.js');
@@ -64,7 +64,7 @@ describe('reliability: API faults through the CLI (one line, an exit code) @api-
       env: { DOCS_ADMIN_API_KEY: keyOf(c), DOCS_ADMIN_BASE_URL: target.baseUrl, DOCS_ADMIN_PROJECT_ID: w.sim.projectId },
       signal: new AbortController().signal,
       http: {
-        requestTimeoutMs: requestTimeoutFor(c),
+        ...timeoutsFor(c),
         connectTimeoutMs: 1_000,
         sleep: (ms, signal) => abortableSleep(Math.min(ms, 2), signal),
         ...(target.dispatcher === undefined ? {} : { dispatcher: target.dispatcher }),

@@ -9,7 +9,7 @@ import { abortableSleep } from '../../../src/core/abort';
 import { Simulator, type RouteName } from '../../simulator';
 import { collector } from '../support/collector';
 import { recordingLogger } from '../support/logger';
-import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, requestTimeoutFor, type Call, type FaultCase } from './cases';
+import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, timeoutsFor, type Call, type FaultCase } from './cases';
 import { KEY, seedJobs, startWorld, type World } from './world';
 import { AdminApiClient, type ApiClientOptions } from '../../../src/core/api/client';
 import { ApiError, RateLimitedError } from '../../../src/core/api/apiErrors';
@@ -66,7 +66,7 @@ describe('reliability: API faults at the client @api-faults', () => {
       projectId: w.sim.projectId,
       getKey: () => (c === undefined ? KEY : keyOf(c)),
       log: recordingLogger('client'),
-      requestTimeoutMs: requestTimeoutFor(c),
+      ...timeoutsFor(c),
       connectTimeoutMs: 1_000,
       sleep: (ms, signal) => {
         sleeps.push(ms);

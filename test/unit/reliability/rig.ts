@@ -25,6 +25,7 @@ export interface RigOptions {
   /** The key the extension holds (default the simulator's first). */
   key?: string;
   requestTimeoutMs?: number;
+  bodyTimeoutMs?: number;
   maxConcurrent?: number;
   focused?: boolean;
 }
@@ -57,6 +58,7 @@ export class ServiceRig {
       getKey: () => this.keyStore.value,
       log: this.log,
       requestTimeoutMs: options.requestTimeoutMs ?? 250,
+      ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
       connectTimeoutMs: 1_000,
       now: () => this.clock.now(),
       sleep: (ms, signal) => {

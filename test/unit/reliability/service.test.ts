@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { collector } from '../support/collector';
-import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, requestTimeoutFor, type FaultCase, type ServiceExpectation } from './cases';
+import { AGENT_ID, EXPORT_ID, FAULTS, keyOf, timeoutsFor, type FaultCase, type ServiceExpectation } from './cases';
 import { MINUTE, SECOND, ServiceRig } from './rig';
 import { startWorld, type World } from './world';
 import type { JobKey } from '../../../src/core/jobs/trackedJob';
@@ -43,7 +43,7 @@ describe('reliability: API faults through the jobs service (what the views show)
       key: keyOf(c),
       ...(target === undefined ? {} : { baseUrl: target.baseUrl }),
       ...(target?.dispatcher === undefined ? {} : { dispatcher: target.dispatcher }),
-      requestTimeoutMs: requestTimeoutFor(c, 100),
+      ...timeoutsFor(c, 100),
     });
     return rig;
   }
