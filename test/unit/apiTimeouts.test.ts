@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AdminApiClient, type ApiClientOptions } from '../../src/core/api/client';
-import { ApiError } from '../../src/core/api/errors';
+import { ApiError } from '../../src/core/api/apiErrors';
 import { recordingLogger } from './support/logger';
 
 const KEY = 'da_test_timeouts_key_51c0';
