@@ -31,6 +31,8 @@ export interface ProcessRun {
   peakKb: number;
   stdout: string;
   stderr: string;
+  /** The exit code (one of those the caller accepted). */
+  exitCode: number;
 }
 
 export function hasGnuTime(): boolean {
@@ -41,8 +43,10 @@ export function hasGnuTime(): boolean {
  * Runs a command to its end without blocking this process (a simulator may serve from it).
  * `converse`, when given, has the child's stdin and stdout: it writes, reads, and ends stdin
  * when done (an MCP exchange); it answers the time (ms after spawn) of the moment it measures.
+ * `exitCodes`: the codes that end a run normally (`docs-admin check` exits 1 when it finds an
+ * error, as on the corpus); any other fails the measurement.
  */
-export function timedProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string, converse?: (child: ChildProcessWithoutNullStreams, t0: bigint) => Promise<number>): Promise<ProcessRun & { answeredMs?: number }> {
+export function timedProcess(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, cwd?: string, converse?: (child: ChildProcessWithoutNullStreams, t0: bigint) => Promise<number>, exitCodes: readonly number[] = [0]): Promise<ProcessRun & { answeredMs?: number }> {
   const gnu = hasGnuTime();
   const scratch = gnu ? mkdtempSync(join(tmpdir(), 'docs-admin-bench-time-')) : undefined;
   const report = scratch === undefined ? undefined : join(scratch, 'time');
@@ -68,7 +72,7 @@ export function timedProcess(command: string, args: string[], env: NodeJS.Proces
         [user, system, peak] = line.split(' ').map(Number) as [number, number, number];
       }
       if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
-      if (code === 0) done({ ms, cpuMs: (user + system) * 1000, peakKb: peak, stdout, stderr, ...(answeredMs === undefined ? {} : { answeredMs }) });
+      if (code !== null && exitCodes.includes(code)) done({ ms, cpuMs: (user + system) * 1000, peakKb: peak, stdout, stderr, exitCode: code, ...(answeredMs === undefined ? {} : { answeredMs }) });
       else fail(new Error(`${command} ${args[0] ?? ''} exited with ${code}: ${stderr.trim().slice(0, 500)}`));
     });
   });
