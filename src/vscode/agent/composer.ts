@@ -41,14 +41,14 @@ export class PromptComposer implements vscode.Disposable {
   ) {
     this.root = vscode.Uri.joinPath(storage, 'agent-prompts');
     this.subscriptions = [
-      vscode.window.onDidChangeActiveTextEditor((editor) => this.updateContext(editor)),
+      vscode.window.onDidChangeActiveTextEditor((editor) => void this.updateContext(editor)),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.contentChanges.length > 0 && this.addressOf(e.document.uri) !== undefined) this.scheduleSave(e.document);
       }),
       vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'markdown' }, { provideCodeLenses: (doc) => this.lenses(doc), onDidChangeCodeLenses: this.lensEmitter.event }),
       this.lensEmitter,
     ];
-    this.updateContext(vscode.window.activeTextEditor);
+    void this.updateContext(vscode.window.activeTextEditor);
   }
 
   /** What a document is a draft for; undefined when it is not a composer. */
@@ -113,7 +113,9 @@ export class PromptComposer implements vscode.Disposable {
     // The cursor where the request goes, as the editor opens (not a moment later: typing would land before it).
     const end = document.lineAt(document.lineCount - 1).range.end;
     const editor = await vscode.window.showTextDocument(document, { preview: false, viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, selection: new vscode.Range(end, end) });
-    this.updateContext(editor);
+    // Ctrl+Enter works from the moment Ask Agent… is done and says so: the window runs setContext
+    // after its own activation step, not in order with the status bar message that follows.
+    await this.updateContext(editor);
     this.lensEmitter.fire();
     return { editor, continued };
   }
@@ -230,8 +232,8 @@ export class PromptComposer implements vscode.Disposable {
     }
   }
 
-  private updateContext(editor: vscode.TextEditor | undefined): void {
-    void vscode.commands.executeCommand('setContext', CONTEXT_KEY, editor !== undefined && this.addressOf(editor.document.uri) !== undefined);
+  private updateContext(editor: vscode.TextEditor | undefined): Thenable<unknown> {
+    return vscode.commands.executeCommand('setContext', CONTEXT_KEY, editor !== undefined && this.addressOf(editor.document.uri) !== undefined);
   }
 
   private lenses(document: vscode.TextDocument): vscode.CodeLens[] {
