@@ -19,8 +19,17 @@ describe('the supported Node lines: 22 and 24', () => {
     const lines = CLI_NODE_VERSIONS.map(major);
     assert.deepEqual(lines, [22, 24]);
     assert.equal(cli.engines.node, `>=${lines[0]}`);
-    const ci = parse(readFileSync(join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as { jobs: Record<string, { strategy: { matrix: { node: number[] } } }> };
-    for (const [name, job] of Object.entries(ci.jobs)) assert.deepEqual(job.strategy.matrix.node, lines, `ci.yml ${name}`);
+    const ci = parse(readFileSync(join(ROOT, '.github/workflows/ci.yml'), 'utf8')) as { jobs: Record<string, { strategy?: { matrix: { node: number[] } }; steps: { run?: string }[] }> };
+    // Every job that builds or tests the code runs on both lines; the commits job only reads the
+    // pull request's commit messages (one script, no install, no build).
+    for (const [name, job] of Object.entries(ci.jobs)) {
+      if (name === 'commits') {
+        assert.deepEqual(job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run])), ['node scripts/check-commits.mjs "$BASE_SHA..$HEAD_SHA"'], 'ci.yml commits runs the commit check alone');
+        continue;
+      }
+      assert.deepEqual(job.strategy?.matrix.node, lines, `ci.yml ${name}`);
+    }
+    assert.ok(Object.keys(ci.jobs).length >= 3, 'ci.yml lost its jobs');
   });
 
   it("the Action runs on node24, the newest line, which the test host installs (the Action's tests run its entry there)", () => {
