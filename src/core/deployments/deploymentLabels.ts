@@ -7,6 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { formatDuration } from '../formatUnits';
 import type { DeploymentSnapshot, DeploymentStatus, DeployTarget } from './deploymentTypes';
+import type { Presentation } from '../jobs/jobLabels';
 
 /** The parts of a tracked deployment these need (no dependency on the registry's types). */
 export interface DeploymentJob {
@@ -69,15 +70,8 @@ export function deploymentDuration(snapshot: Pick<DeploymentSnapshot, 'createdAt
   return Math.max(0, (Number.isNaN(end) ? now : end) - start);
 }
 
-export interface DeploymentPresentation {
-  label: string;
-  description: string;
-  icon: string;
-  color: string | undefined;
-  /** `deployment.<queued|running|success|failure|unknown>.<production|preview|unknown>`. */
-  contextValue: string;
-  details: string[];
-}
+/** A job's row shape; its contextValue is `deployment.<queued|running|success|failure|unknown>.<production|preview|unknown>`. */
+export type DeploymentPresentation = Presentation;
 
 function targetToken(target: DeployTarget | undefined): string {
   return target?.kind ?? 'unknown';
