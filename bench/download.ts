@@ -37,7 +37,7 @@ import { Simulator } from '../test/simulator';
 import { makeTestCertificates, type TestCertificates } from '../test/support/certificates';
 import { nonLoopbackAddress } from '../test/support/proxy';
 import { siteBundle } from './bundles';
-import type { HostDownloadJob, HostDownloadRound } from './host/download';
+import type { HostDownloadJob, HostDownloadRound, MemorySample } from './host/download';
 import { CLI, cliEnv, interleaved, settleDisk, timedProcess, type ProcessRun } from './proc';
 import { cappedRelay, droppingRelay } from './relays';
 import { median, pairedRatio, spreadOf, type Bench, type BenchOptions, type Measure } from './types';
@@ -194,6 +194,7 @@ async function dropAndCap(options: BenchOptions, content: Buffer, pki: TestCerti
     const slow = await cappedRelay(new URL(s.sim.storageBaseUrl), capped.rate, capped.latencyMs);
     const cli: number[] = [];
     const curl: number[] = [];
+    const storeSide: { cpuMs: number; cliCpuMs: number; ms: number }[] = [];
     let cappedSize = 0;
     try {
       s.sim.setLinkOrigin(slow.origin);
@@ -202,7 +203,11 @@ async function dropAndCap(options: BenchOptions, content: Buffer, pki: TestCerti
       await interleaved(options.quick ? 1 : 3, [
         async (round) => {
           const target = join(dir, `capped-cli-${round}.tar.gz`);
+          // The store's side (the simulator's TLS and the relay) runs in this process: its CPU beside the CLI's says which side was the limit.
+          const storeCpu = process.cpuUsage();
           const run = await timedProcess(process.execPath, [CLI, 'export', 'download', s.jobId, '--out', target, ...ca], cliEnv(s.sim));
+          const served = process.cpuUsage(storeCpu);
+          storeSide.push({ cpuMs: (served.user + served.system) / 1000, cliCpuMs: run.cpuMs, ms: run.ms });
           rmSync(target, { force: true });
           settleDisk();
           cli.push(run.ms);
@@ -224,6 +229,9 @@ async function dropAndCap(options: BenchOptions, content: Buffer, pki: TestCerti
     }
     const speedup = pairedRatio(curl, cli);
     notes.push(`Capped store (https): a relay holding each connection to ${capped.rate / MiB} MiB/s and passing each request on ${capped.latencyMs} ms late, ${(cappedSize / MiB).toFixed(0)} MiB: CLI ${list(cli, (v) => rate(cappedSize, v).toFixed(1))} MiB/s, curl ${list(curl, (v) => rate(cappedSize, v).toFixed(1))} MiB/s.`);
+    notes.push(
+      `Capped store, where the CPU went in each CLI round (2 cores): the CLI ${storeSide.map((r) => `${(r.cliCpuMs / 1000).toFixed(2)} s`).join(', ')}; the store's side (the simulator's TLS and the relay, one thread of the benchmark's process) ${storeSide.map((r) => `${(r.cpuMs / 1000).toFixed(2)} s (${((100 * r.cpuMs) / r.ms).toFixed(0)} % of the wall time)`).join(', ')}.`,
+    );
     return [
       { metric: 'https, capped store (25 MiB/s per connection, 20 ms per request): CLI throughput', unit: 'MiB/s', ...spreadOf(cli.map((v) => rate(cappedSize, v))), baseline: median(curl.map((v) => rate(cappedSize, v))), baselineName: 'curl, one connection', ...speedup, goal: '>= 3x curl', pass: speedup.ratio >= 3 },
       { metric: 'https, bytes passed on beyond the bundle after a drop at 50 % (TLS records and handshakes included)', unit: '%', ours: extra, goal: '<= 1 %', pass: extra <= 1 },
@@ -323,6 +331,10 @@ async function inTheEditor(options: BenchOptions, content: Buffer, pki: TestCert
   const cpuRatio = pairedRatio(cpu, seen.rounds.map((r) => r.curl.cpuMs));
   notes.push(
     `In the editor: Download Bundle in code-server's extension host (Node ${seen.node}), https from ${host} (not loopback: VS Code's patched https, as for a real link), ${(content.length / MiB).toFixed(0)} MiB, ${rounds} rounds after an unmeasured one, against curl spawned from the same host, load ${before} -> ${load()}: ours ${list(ms, (v) => v.toFixed(0))} ms, CPU of the extension host ${list(cpu, (v) => v.toFixed(0))} ms, RSS before ${list(seen.rounds.map((r) => r.ours.rssBeforeKb / 1024), (v) => v.toFixed(0))} MiB and peak growth ${list(growth, (v) => v.toFixed(1))} MiB; curl ${list(curlMs, (v) => v.toFixed(0))} ms.`,
+  );
+  const grew = (pick: (m: MemorySample) => number) => list(seen.rounds.map((r) => pick(r.ours.atPeak) - pick(r.ours.before)), (v) => v.toFixed(0));
+  notes.push(
+    `In the editor, what the extension host's memory grew by, at the highest RSS sampled (every 50 ms) in each round against just before it, MiB: RSS ${grew((m) => m.rss)}; V8's heap in use ${grew((m) => m.heapUsed)}; outside the heap (external) ${grew((m) => m.external)}, of it ArrayBuffers and Buffers ${grew((m) => m.arrayBuffers)}.`,
   );
   return [
     { metric: 'editor (extension host), https: Download Bundle wall time', unit: 'ms', ...spreadOf(ms), baseline: median(curlMs), baselineName: 'curl -o from the same host', ...wall },

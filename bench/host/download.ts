@@ -6,7 +6,9 @@
  * turning each round. For each of ours: the wall time around the command, the extension host's
  * CPU time during it (all its threads: the archive check's worker, zlib and the file system's
  * thread pool), and its memory: the peak RSS reset just before (`/proc/self/clear_refs` 5) and
- * read just after (`VmHWM`), against the RSS before. Writes what it saw to the file named by
+ * read just after (`VmHWM`), against the RSS before, and what that memory was: `process.memoryUsage()`
+ * every 50 ms during the command, the sample of the highest RSS kept (V8's heap, and the memory
+ * outside it that Buffers hold until V8 collects them). Writes what it saw to the file named by
  * DOCS_ADMIN_BENCH_OUT; the job comes in the file DOCS_ADMIN_BENCH_DOWNLOAD names. The store is the simulator's, over TLS (its CA in the settings).
  */
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -30,8 +32,23 @@ export interface HostDownloadJob {
 
 export interface HostDownloadRound {
   round: number;
-  ours: { ms: number; cpuMs: number; rssBeforeKb: number; peakKb: number };
+  ours: { ms: number; cpuMs: number; rssBeforeKb: number; peakKb: number; before: MemorySample; atPeak: MemorySample };
   curl: { ms: number; cpuMs: number; peakKb: number };
+}
+
+/** `process.memoryUsage()` in MiB. */
+export interface MemorySample {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+function memory(): MemorySample {
+  const m = process.memoryUsage();
+  const mib = (bytes: number) => bytes / 1024 / 1024;
+  return { rss: mib(m.rss), heapUsed: mib(m.heapUsed), heapTotal: mib(m.heapTotal), external: mib(m.external), arrayBuffers: mib(m.arrayBuffers) };
 }
 
 function kb(field: string): number {
@@ -76,14 +93,20 @@ export async function run(): Promise<void> {
     // Resets the peak RSS to what the process holds now.
     writeFileSync('/proc/self/clear_refs', '5');
     const rssBeforeKb = kb('VmRSS');
+    const before = memory();
+    let atPeak = before;
+    const sampler = setInterval(() => {
+      const now = memory();
+      if (now.rss > atPeak.rss) atPeak = now;
+    }, 50);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
-    const result = await vscode.commands.executeCommand<{ bytes: number } | undefined>('docsAdmin.export.downloadBundle', row(), fromCode({ target, replace: true }));
+    const result = await Promise.resolve(vscode.commands.executeCommand<{ bytes: number } | undefined>('docsAdmin.export.downloadBundle', row(), fromCode({ target, replace: true }))).finally(() => clearInterval(sampler));
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const peakKb = kb('VmHWM');
     if (result?.bytes !== job.bytes || statSync(target).size !== job.bytes) throw new Error(`Download Bundle saved ${result?.bytes ?? 'nothing'} of ${job.bytes} bytes`);
-    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, rssBeforeKb, peakKb };
+    return { ms, cpuMs: (cpu.user + cpu.system) / 1000, rssBeforeKb, peakKb, before, atPeak };
   };
   const curl = async (target: string): Promise<HostDownloadRound['curl']> => {
     const run = await timedProcess('curl', ['-s', '-f', '--cacert', job.caFile, '-o', target, job.curlLink]);
