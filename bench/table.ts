@@ -132,7 +132,8 @@ export function benchmarksPage(files: readonly Named<ResultsFile>[], misses: rea
         out.push(measureRow(f, r, m, misses));
         if (m.pass !== false) continue;
         const miss = missFor(misses, r.name, m);
-        const figure = m.ratio === undefined ? withUnit(m.ours, m.unit) : `${formatValue(m.ratio)}x`;
+        // The figure the goal is about: a ratio for a goal in "x", else the value in its unit.
+        const figure = m.ratio !== undefined && /\d\s*x\b/.test(m.goal ?? '') ? `${formatValue(m.ratio)}x` : withUnit(m.ours, m.unit);
         missed.push(`- **${r.name}: ${m.metric}**: ${figure} against ${m.goal ?? 'its goal'} (\`${f.path}\`, load ${loadOf(f.content)}). ${miss === undefined ? 'No profile explains it yet.' : `${miss.why} Profile: \`${miss.profile}\`.`}`);
       }
     }
