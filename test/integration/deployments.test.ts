@@ -204,10 +204,19 @@ describe('deployments, previews and automations in the editor (against the simul
 
   it('Track Deployment… follows one by its status id; server text stays text (rows, tooltip, notification, logs)', async () => {
     const hostile = '[run](command:workbench.action.terminal.new) <img src=x> **bold**';
-    const seeded = sim.addDeployment({ kind: 'preview', branch: 'feature/hostile', queuedMs: 0, durationMs: 600, outcome: 'failure', summary: hostile, author: { name: '[me](https://evil.example)', avatarUrl: 'javascript:alert(1)', githubUserId: 7 }, commit: { message: `${hostile}\nsecond line` }, failureLines: [`\u001b[31m${hostile}\u001b[0m`] });
+    // Held running until the row shows it running: a deployment first read already ended (one that
+    // ended before it was tracked) rightly gives no notification, and a short duration would race
+    // the tracking on a busy machine.
+    const seeded = sim.addDeployment({ kind: 'preview', branch: 'feature/hostile', queuedMs: 0, durationMs: 600, held: true, outcome: 'failure', summary: hostile, author: { name: '[me](https://evil.example)', avatarUrl: 'javascript:alert(1)', githubUserId: 7 }, commit: { message: `${hostile}\nsecond line` }, failureLines: [`\u001b[31m${hostile}\u001b[0m`] });
     const id = String(seeded._id);
     const notices = api.notifier.shown;
     assert.equal(await vscode.commands.executeCommand('docsAdmin.deployment.track', fromCode({ value: `https://dashboard.example.com/deployments/${id}` })), id);
+    await waitFor('the row, read while the deployment runs', () => {
+      const shown = describeRow(id);
+      return shown !== undefined && !String(shown.description).startsWith('loading');
+    }, 20_000);
+    assert.doesNotMatch(String(describeRow(id)?.description), /^failed/, 'read running (it is held)');
+    sim.release(id);
     await waitFor('the failed row', () => String(describeRow(id)?.description).startsWith('failed'), 20_000);
     const item = describeRow(id);
     assert.equal(item?.label, 'Deployment of feature/hostile', 'tracked by its id: what it deploys is its commit\'s ref');
